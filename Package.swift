@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (arrows point one way):
+//   ReflectCore (pure)  <-  ReflectEngine  ->  LuaHost -> CLuaSandbox -> CLua (liblua5.4)
+//                                          ->  ReflectStore (GRDB)
+//   reflect (CLI) -> ReflectEngine
+let package = Package(
+    name: "Reflect",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "reflect", targets: ["reflect"]),
+        .library(name: "ReflectEngine", targets: ["ReflectEngine"]),
+        .library(name: "LuaHost", targets: ["LuaHost"]),
+        .library(name: "ReflectCore", targets: ["ReflectCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Debian's liblua5.4 through pkg-config, plus a header for the API's macros.
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"])]
+        ),
+        // The C half of the sandbox: everything that must raise Lua errors or
+        // run inside Lua's protected world (allocator cap, count hook,
+        // trampoline, message handler, value codec, wrapped built-ins).
+        .target(name: "CLuaSandbox", dependencies: ["CLua"]),
+        .target(name: "LuaHost", dependencies: ["CLuaSandbox"]),
+        .target(name: "ReflectCore"),
+        .target(name: "ReflectStore", dependencies: [
+            "ReflectCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "ReflectEngine", dependencies: [
+            "ReflectCore", "LuaHost", "ReflectStore",
+            .product(name: "Yams", package: "Yams"),
+        ]),
+        .executableTarget(name: "reflect", dependencies: [
+            "ReflectEngine",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+        .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
+        .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
+        .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),
+        .testTarget(name: "CLITests", dependencies: ["reflect"]),
+    ]
+)

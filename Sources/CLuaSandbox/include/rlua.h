@@ -1,0 +1,148 @@
+/* rlua.h — the C half of Reflect's Lua sandbox, as seen from Swift.
+ *
+ * Contract: every function here returns a status instead of raising. A Lua
+ * error (longjmp) never leaves this layer, so no Swift frame is ever jumped
+ * over. Values cross the boundary as a compact byte encoding (see
+ * rlua_codec.c) that C builds and reads under Lua's protection.
+ *
+ * One rlua_control per state. It owns the limits, the budget, the last error
+ * and the output buffer, and it outlives the lua_State so that a cancel
+ * request from another thread never touches freed memory.
+ */
+#ifndef RLUA_H
+#define RLUA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct lua_State lua_State;
+typedef struct rlua_control rlua_control;
+
+/* Limits of one sandboxed state. Zero fields are replaced by defaults. */
+typedef struct rlua_limits {
+    size_t memory_bytes;          /* allocator cap for the whole state */
+    uint64_t instructions;        /* VM instructions per top-level call */
+    double seconds;               /* wall clock per top-level call */
+    int32_t hook_interval;        /* instructions between budget checks */
+    size_t pattern_subject_max;   /* longest subject for a pattern with quantifiers */
+    double pattern_cost_max;      /* upper bound of the backtracking estimate */
+    int32_t value_depth_max;      /* nesting of tables crossing into Swift */
+    int32_t value_nodes_max;      /* values in one crossing */
+} rlua_limits;
+
+#define RLUA_OK 0
+#define RLUA_YIELDED 1
+#define RLUA_E_SYNTAX 2
+#define RLUA_E_RUNTIME 3
+#define RLUA_E_MEMORY 4
+#define RLUA_E_INSTRUCTIONS 5
+#define RLUA_E_DEADLINE 6
+#define RLUA_E_CANCELLED 7
+#define RLUA_E_VALUE 8 /* a value could not cross the boundary */
+#define RLUA_E_MISUSE 9 /* the host asked for something impossible */
+
+#define RLUA_MESSAGE_MAX 1024
+#define RLUA_SOURCE_MAX 256
+#define RLUA_NAME_MAX 96
+#define RLUA_FRAMES_MAX 16
+
+typedef struct rlua_frame {
+    char source[RLUA_SOURCE_MAX]; /* display name ("flows/x.lua") or "[C]" */
+    char name[RLUA_NAME_MAX];     /* "function 'ask'", "main chunk", ... */
+    int32_t line;                 /* -1 when unknown */
+} rlua_frame;
+
+/* The last error, filled without allocating and without running any Lua
+ * code (no __tostring, no __index). */
+typedef struct rlua_error {
+    char message[RLUA_MESSAGE_MAX]; /* without the "chunk:line: " prefix */
+    int32_t message_truncated;
+    char chunk[RLUA_SOURCE_MAX];    /* "" when unknown */
+    int32_t line;                   /* -1 when unknown */
+    int32_t frame_count;
+    int32_t frames_truncated;
+    rlua_frame frames[RLUA_FRAMES_MAX];
+} rlua_error;
+
+/* What a host function asks the trampoline to do with its output. */
+#define RLUA_HOST_RETURN 0 /* out holds the encoded results */
+#define RLUA_HOST_YIELD 1 /* out holds encoded values to yield */
+#define RLUA_HOST_ERROR 2 /* out holds a UTF-8 message; raised with the caller's position */
+
+/* Called by the trampoline. `args` is valid only during the call: decode it
+ * first. `*out` must stay valid until the function returns to Lua, i.e. the
+ * host keeps it alive at least until its next dispatch. */
+typedef int32_t (*rlua_dispatch_fn)(void *ctx, lua_State *L, int64_t function_id,
+                                    const uint8_t *args, size_t args_len,
+                                    const uint8_t **out, size_t *out_len);
+typedef void (*rlua_print_fn)(void *ctx, const char *text, size_t len);
+
+/* Control block. Free it only after rlua_close. */
+rlua_control *rlua_control_new(const rlua_limits *limits);
+void rlua_control_free(rlua_control *c);
+void rlua_limits_default(rlua_limits *out);
+const rlua_limits *rlua_control_limits(const rlua_control *c);
+
+/* Thread-safe: ask the running (or next) call to stop. Sticky for the life
+ * of the state. */
+void rlua_cancel(rlua_control *c);
+
+/* Creates the sandboxed state: capped allocator, count hook armed before any
+ * script code, base/string/table/math/utf8/coroutine only, dangerous
+ * functions removed or wrapped, math.random seeded with `seed`. NULL on
+ * failure (the reason is in rlua_last_error). */
+lua_State *rlua_open(rlua_control *c, uint64_t seed, void *host_ctx,
+                     rlua_dispatch_fn dispatch, rlua_print_fn print);
+void rlua_close(lua_State *L);
+
+const rlua_error *rlua_last_error(const rlua_control *c);
+/* Encoded results of the last successful call/resume; valid until the next
+ * call into the state. */
+const uint8_t *rlua_output(const rlua_control *c, size_t *len);
+
+/* Compiles `src` (text only: a binary chunk is refused) under the display
+ * name `name`, gives it a fresh allow-listed environment and returns a
+ * function handle. Nothing of the chunk runs yet. */
+int32_t rlua_load(lua_State *L, const char *src, size_t len, const char *name,
+                  int64_t *out_handle);
+
+/* Calls a function handle with encoded arguments. Results: rlua_output. */
+int32_t rlua_call(lua_State *L, int64_t function, const uint8_t *args, size_t len);
+
+/* Creates a coroutine running `function`; returns its handle. */
+int32_t rlua_coroutine(lua_State *L, int64_t function, int64_t *out_handle);
+
+/* Resumes a coroutine handle. RLUA_YIELDED or RLUA_OK (it returned) with the
+ * values in rlua_output; an error leaves the coroutine dead. */
+int32_t rlua_resume(lua_State *L, int64_t coroutine, const uint8_t *args, size_t len);
+
+/* 0 suspended (can be resumed), 1 running or normal, 2 dead, -1 unknown handle. */
+int32_t rlua_coroutine_status(lua_State *L, int64_t coroutine);
+
+/* Makes a Lua function that calls back into the host with `function_id`. */
+int32_t rlua_host_function(lua_State *L, int64_t function_id, const char *name,
+                           int64_t *out_handle);
+
+#define RLUA_DEFINE_GLOBAL 1 /* visible in every chunk loaded afterwards */
+#define RLUA_DEFINE_MODULE 2 /* available through require(name) */
+#define RLUA_DEFINE_READONLY 4 /* tables become read-only proxies, recursively */
+/* Defines a value (encoded, exactly one) under `name`. */
+int32_t rlua_define(lua_State *L, const char *name, const uint8_t *value, size_t len,
+                    int32_t flags);
+
+/* Releases a handle; later use of it is a typed error. */
+void rlua_release(lua_State *L, int64_t handle);
+
+/* Bytes the allocator holds for this state, and the peak since open. */
+size_t rlua_memory_in_use(const rlua_control *c);
+size_t rlua_memory_peak(const rlua_control *c);
+/* Lua's own view (collectgarbage("count") in bytes). */
+size_t rlua_gc_count(lua_State *L);
+void rlua_gc_collect(lua_State *L);
+/* Instructions counted (at hook granularity) by the last top-level call. */
+uint64_t rlua_instructions_used(const rlua_control *c);
+
+/* A process-wide unique id for a new state (handles remember their owner). */
+uint64_t rlua_next_state_id(void);
+
+#endif

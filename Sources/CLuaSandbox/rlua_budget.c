@@ -1,0 +1,76 @@
+/* The per-call budget: a count hook armed on the main thread before any
+ * script code runs (coroutines inherit it), checking an instruction count, a
+ * wall-clock deadline and a cancel flag. Once tripped, the trip is sticky for
+ * the rest of the top-level call: the hook then fires on every instruction
+ * and raises again, so `pcall` cannot swallow it. */
+#include <stdio.h>
+#include <time.h>
+#include "rlua_internal.h"
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void rlua_entry_begin(rlua_control *c, lua_State *L) {
+    if (c->depth++ > 0)
+        return; /* a nested call (host function calling back) shares the budget */
+    c->instr_used = 0;
+    c->deadline = now_seconds() + c->limits.seconds;
+    c->trip = atomic_load(&c->cancel) ? TRIP_CANCELLED : TRIP_NONE;
+    c->value_error = 0;
+    /* Re-arming also resets this thread's count, and undoes the
+     * every-instruction mode a previous trip may have left on it. */
+    lua_sethook(L, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
+}
+
+void rlua_entry_end(rlua_control *c) { c->depth--; }
+
+void rlua_cancel(rlua_control *c) { atomic_store(&c->cancel, 1); }
+
+uint64_t rlua_instructions_used(const rlua_control *c) { return c->instr_used; }
+
+int rlua_raise_trip(lua_State *L, lua_Debug *ar) {
+    rlua_control *c = rlua_ctl(L);
+    char what[160];
+    switch (c->trip) {
+    case TRIP_INSTRUCTIONS:
+        snprintf(what, sizeof what, "instruction budget exceeded (%llu instructions per call)",
+                 (unsigned long long)c->limits.instructions);
+        break;
+    case TRIP_DEADLINE:
+        snprintf(what, sizeof what, "time limit exceeded (%.3g s per call)", c->limits.seconds);
+        break;
+    default:
+        snprintf(what, sizeof what, "cancelled by the host");
+        break;
+    }
+    /* Position of the instruction about to run (level 0 inside a hook). */
+    if (ar != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+        const char *src = ar->source;
+        if (src[0] == '=' || src[0] == '@')
+            src++;
+        lua_pushfstring(L, "%s:%d: %s", src, ar->currentline, what);
+    } else {
+        lua_pushstring(L, what);
+    }
+    return lua_error(L);
+}
+
+void rlua_hook(lua_State *L, lua_Debug *ar) {
+    rlua_control *c = rlua_ctl(L);
+    if (c->trip == TRIP_NONE) {
+        c->instr_used += (uint64_t)c->limits.hook_interval;
+        if (atomic_load(&c->cancel))
+            c->trip = TRIP_CANCELLED;
+        else if (c->instr_used > c->limits.instructions)
+            c->trip = TRIP_INSTRUCTIONS;
+        else if (now_seconds() > c->deadline)
+            c->trip = TRIP_DEADLINE;
+        else
+            return;
+    }
+    lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
+    rlua_raise_trip(L, ar);
+}

@@ -1,0 +1,305 @@
+/* Entry points that run script code: load, call, coroutines, the trampoline
+ * that lets Lua call Swift, and definitions of host values.
+ *
+ * Each entry point counts as a top-level call (fresh budget) unless the host
+ * is already inside one (a host function calling back into Lua), in which
+ * case it shares the running call's budget. */
+#include <stdio.h>
+#include <string.h>
+#include "rlua_internal.h"
+
+/* ---- helpers run under protection ---- */
+
+typedef struct crossing {
+    const uint8_t *args;
+    size_t len;
+    int64_t handle;
+    int nresults;
+    const char *name;
+    int32_t flags;
+} crossing;
+
+static void encode_results(lua_State *L, int first, int n) {
+    rlua_control *c = rlua_ctl(L);
+    int bad = 0;
+    const char *why = rlua_encode(L, first, n, &bad);
+    if (why != NULL) {
+        c->value_error = 1;
+        luaL_error(L, "result #%d cannot be passed to the host: %s", bad, why);
+    }
+}
+
+static int p_call(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    if (rlua_handle_push(L, x->handle) != LUA_TFUNCTION)
+        return luaL_error(L, "function handle %I is unknown or was released", (lua_Integer)x->handle);
+    int n = rlua_decode(L, x->args, x->len);
+    lua_call(L, n, LUA_MULTRET);
+    encode_results(L, 1, lua_gettop(L));
+    return 0;
+}
+
+static int p_decode(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    x->nresults = rlua_decode(L, x->args, x->len);
+    return x->nresults;
+}
+
+static int p_encode_top(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    encode_results(L, 1, x->nresults);
+    return 0;
+}
+
+static int p_make_env(lua_State *L) {
+    crossing *x = rlua_take_ud(L); /* the chunk is now on top */
+    rlua_env_push_new(L);
+    lua_setupvalue(L, -2, 1);
+    x->handle = rlua_handle_store(L, -1);
+    return 0;
+}
+
+static int p_coroutine(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    if (rlua_handle_push(L, x->handle) != LUA_TFUNCTION)
+        return luaL_error(L, "function handle %I is unknown or was released", (lua_Integer)x->handle);
+    lua_State *co = lua_newthread(L); /* inherits the count hook */
+    lua_pushvalue(L, -2);
+    lua_xmove(L, co, 1);
+    x->handle = rlua_handle_store(L, -1);
+    return 0;
+}
+
+/* ---- load / call ---- */
+
+int32_t rlua_load(lua_State *L, const char *src, size_t len, const char *name, int64_t *out) {
+    rlua_control *c = rlua_ctl(L);
+    char chunkname[RLUA_SOURCE_MAX + 1];
+    snprintf(chunkname, sizeof chunkname, "=%s", name);
+    rlua_error_clear(&c->error);
+    int base = lua_gettop(L);
+    rlua_entry_begin(c, L);
+    int status = luaL_loadbufferx(L, src, len, chunkname, "t");
+    if (status != LUA_OK) {
+        if (status == LUA_ERRMEM)
+            rlua_error_set(&c->error, "not enough memory");
+        else
+            rlua_error_from_message(L, -1, &c->error);
+        if (c->error.chunk[0] == '\0')
+            snprintf(c->error.chunk, sizeof c->error.chunk, "%s", name);
+    } else {
+        crossing x = { 0 };
+        status = rlua_protect(L, p_make_env, &x, 1, 0);
+        *out = x.handle;
+    }
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}
+
+int32_t rlua_call(lua_State *L, int64_t fn, const uint8_t *args, size_t len) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    crossing x = { args, len, fn, 0, NULL, 0 };
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, p_call, &x, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}
+
+/* ---- coroutines ---- */
+
+int32_t rlua_coroutine(lua_State *L, int64_t fn, int64_t *out) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    crossing x = { NULL, 0, fn, 0, NULL, 0 };
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, p_coroutine, &x, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    *out = x.handle;
+    return result;
+}
+
+static lua_State *thread_of(lua_State *L, int64_t h) {
+    if (!lua_checkstack(L, 2))
+        return NULL;
+    lua_State *co = rlua_handle_push(L, h) == LUA_TTHREAD ? lua_tothread(L, -1) : NULL;
+    lua_pop(L, 1); /* the handle table keeps it alive */
+    return co;
+}
+
+int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
+    lua_State *co = thread_of(L, h);
+    if (co == NULL)
+        return -1;
+    lua_Debug ar;
+    switch (lua_status(co)) {
+    case LUA_YIELD:
+        return 0;
+    case LUA_OK:
+        if (lua_getstack(co, 0, &ar))
+            return 1; /* running, or resumed another coroutine */
+        return lua_gettop(co) == 0 ? 2 : 0;
+    default:
+        return 2;
+    }
+}
+
+int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    rlua_error_clear(&c->error);
+    lua_State *co = thread_of(L, h);
+    switch (co ? rlua_coroutine_status(L, h) : -1) {
+    case -1:
+        rlua_error_set(&c->error, "coroutine handle %lld is unknown or was released", (long long)h);
+        return RLUA_E_MISUSE;
+    case 1:
+        rlua_error_set(&c->error, "cannot resume a running coroutine");
+        return RLUA_E_MISUSE;
+    case 2:
+        rlua_error_set(&c->error, "cannot resume a finished coroutine");
+        return RLUA_E_MISUSE;
+    default:
+        break;
+    }
+    rlua_entry_begin(c, L);
+    if (c->depth == 1)
+        lua_sethook(co, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
+    crossing x = { args, len, h, 0, NULL, 0 };
+    int status = rlua_protect(L, p_decode, &x, 0, LUA_MULTRET);
+    if (status == LUA_OK) {
+        int n = lua_gettop(L) - base;
+        if (!lua_checkstack(co, n + LUA_MINSTACK)) {
+            lua_settop(L, base);
+            rlua_entry_end(c);
+            rlua_error_set(&c->error, "too many values to resume with");
+            return RLUA_E_MISUSE;
+        }
+        lua_xmove(L, co, n);
+        int nres = 0;
+        status = lua_resume(co, L, n, &nres);
+        if (status == LUA_OK || status == LUA_YIELD) {
+            int st2 = LUA_OK;
+            if (!lua_checkstack(L, nres + 4)) {
+                rlua_error_set(&c->error, "too many values returned by the coroutine");
+                st2 = LUA_ERRMEM;
+            } else {
+                lua_xmove(co, L, nres);
+                x.nresults = nres;
+                st2 = rlua_protect(L, p_encode_top, &x, nres, 0);
+            }
+            if (st2 != LUA_OK)
+                status = st2;
+        } else {
+            /* The coroutine's stack is left as it was: read the frames from it. */
+            if (status == LUA_ERRMEM && lua_type(co, -1) != LUA_TSTRING)
+                rlua_error_set(&c->error, "not enough memory");
+            else
+                rlua_error_from_thread(co, 0, -1, &c->error);
+            if (status == LUA_ERRMEM)
+                snprintf(c->error.message, sizeof c->error.message, "not enough memory");
+            lua_resetthread(co); /* closes pending to-be-closed variables, under the budget */
+        }
+    }
+    int32_t result = rlua_classify(c, status);
+    if (result == RLUA_OK && status == LUA_YIELD)
+        result = RLUA_YIELDED;
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}
+
+/* ---- host functions ---- */
+
+static int trampoline(lua_State *L) {
+    rlua_control *c = rlua_ctl(L);
+    int64_t id = (int64_t)lua_tointeger(L, lua_upvalueindex(1));
+    const char *name = lua_tostring(L, lua_upvalueindex(2));
+    int n = lua_gettop(L);
+    int bad = 0;
+    const char *why = rlua_encode(L, 1, n, &bad);
+    if (why != NULL)
+        return luaL_error(L, "bad argument #%d to '%s' (%s)", bad, name, why);
+    if (c->dispatch == NULL)
+        return luaL_error(L, "host function '%s' is not available", name);
+    const uint8_t *out = NULL;
+    size_t out_len = 0;
+    int32_t kind = c->dispatch(c->host_ctx, L, id, c->buf, c->buf_len, &out, &out_len);
+    /* Back in C: from here on raising is safe again. */
+    if (c->trip != TRIP_NONE)
+        return rlua_raise_trip(L, NULL);
+    switch (kind) {
+    case RLUA_HOST_RETURN:
+    case RLUA_HOST_YIELD: {
+        lua_settop(L, 0);
+        int nres = rlua_decode(L, out, out_len);
+        return kind == RLUA_HOST_YIELD ? lua_yield(L, nres) : nres;
+    }
+    default:
+        luaL_where(L, 1);
+        lua_pushlstring(L, (const char *)out, out_len);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+}
+
+static int p_host_function(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    lua_pushinteger(L, (lua_Integer)x->handle);
+    lua_pushstring(L, x->name);
+    lua_pushcclosure(L, trampoline, 2);
+    x->handle = rlua_handle_store(L, -1);
+    return 0;
+}
+
+int32_t rlua_host_function(lua_State *L, int64_t id, const char *name, int64_t *out) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    crossing x = { NULL, 0, id, 0, name, 0 };
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, p_host_function, &x, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    *out = x.handle;
+    return result;
+}
+
+static int p_define(lua_State *L) {
+    crossing *x = rlua_take_ud(L);
+    if (rlua_decode(L, x->args, x->len) != 1)
+        return luaL_error(L, "define '%s': expected exactly one value", x->name);
+    if (x->flags & RLUA_DEFINE_READONLY)
+        rlua_readonly_wrap(L, -1, x->name, 0);
+    if (x->flags & RLUA_DEFINE_GLOBAL) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+        lua_pushvalue(L, -2);
+        lua_setfield(L, -2, x->name);
+        lua_pop(L, 1);
+    }
+    if (x->flags & RLUA_DEFINE_MODULE) {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
+        lua_pushvalue(L, -2);
+        lua_setfield(L, -2, x->name);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int32_t rlua_define(lua_State *L, const char *name, const uint8_t *value, size_t len, int32_t flags) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    crossing x = { value, len, 0, 0, name, flags };
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, p_define, &x, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}

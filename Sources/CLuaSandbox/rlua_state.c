@@ -1,0 +1,168 @@
+/* Opening and closing a sandboxed state. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rlua_internal.h"
+
+char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_ENV_MT = 0, RLUA_KEY_HANDLES = 0,
+           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0;
+
+rlua_control *rlua_ctl(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    return ud;
+}
+
+void rlua_limits_default(rlua_limits *o) {
+    o->memory_bytes = (size_t)16 << 20;
+    o->instructions = 20000000;
+    o->seconds = 0.5;
+    o->hook_interval = 1000;
+    o->pattern_subject_max = 65536;
+    o->pattern_cost_max = 1e8;
+    o->value_depth_max = 64;
+    o->value_nodes_max = 100000;
+}
+
+rlua_control *rlua_control_new(const rlua_limits *limits) {
+    rlua_control *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    rlua_limits d;
+    rlua_limits_default(&d);
+    c->limits = limits ? *limits : d;
+#define DEFAULT(f) if (c->limits.f == 0) c->limits.f = d.f
+    DEFAULT(memory_bytes);
+    DEFAULT(instructions);
+    DEFAULT(hook_interval);
+    DEFAULT(pattern_subject_max);
+    DEFAULT(pattern_cost_max);
+    DEFAULT(value_depth_max);
+    DEFAULT(value_nodes_max);
+#undef DEFAULT
+    if (!(c->limits.seconds > 0))
+        c->limits.seconds = d.seconds;
+    if (c->limits.value_depth_max > 200)
+        c->limits.value_depth_max = 200;
+    atomic_init(&c->cancel, 0);
+    rlua_error_clear(&c->error);
+    return c;
+}
+
+void rlua_control_free(rlua_control *c) {
+    if (c == NULL)
+        return;
+    free(c->buf);
+    free(c);
+}
+
+const rlua_limits *rlua_control_limits(const rlua_control *c) { return &c->limits; }
+const rlua_error *rlua_last_error(const rlua_control *c) { return &c->error; }
+
+static int panic(lua_State *L) {
+    /* Unreachable by design: every entry point is protected. */
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "?";
+    fprintf(stderr, "reflect: unprotected Lua error (bug in the host): %s\n", msg);
+    abort();
+}
+
+typedef struct setup_args {
+    uint64_t seed;
+} setup_args;
+
+static void open_lib(lua_State *L, int libs, const char *name, lua_CFunction open) {
+    luaL_requiref(L, name, open, 0);
+    lua_setfield(L, libs, name);
+}
+
+static int setup(lua_State *L) {
+    setup_args *a = rlua_take_ud(L);
+    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
+    lua_pop(L, 1);
+
+    lua_newtable(L);
+    int libs = lua_gettop(L);
+    open_lib(L, libs, LUA_STRLIBNAME, luaopen_string);
+    open_lib(L, libs, LUA_TABLIBNAME, luaopen_table);
+    open_lib(L, libs, LUA_MATHLIBNAME, luaopen_math);
+    open_lib(L, libs, LUA_UTF8LIBNAME, luaopen_utf8);
+    open_lib(L, libs, LUA_COLIBNAME, luaopen_coroutine);
+
+    /* string: no dump; guarded patterns in the master table, which is also
+     * what method calls ("x"):find(...) reach through the string metatable. */
+    lua_getfield(L, libs, LUA_STRLIBNAME);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "dump");
+    rlua_patterns_install(L, -1);
+    lua_pop(L, 1);
+    lua_pushliteral(L, "");
+    lua_getmetatable(L, -1);
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pop(L, 2);
+
+    /* math: seeded once by the host; flows cannot reseed. */
+    lua_getfield(L, libs, LUA_MATHLIBNAME);
+    lua_getfield(L, -1, "randomseed");
+    lua_pushinteger(L, (lua_Integer)a->seed);
+    lua_call(L, 1, 0);
+    lua_pushnil(L);
+    lua_setfield(L, -2, "randomseed");
+    lua_pop(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_LIBS);
+
+    lua_newtable(L);
+    rlua_builtins_install(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
+    rlua_env_setup(L);
+    return 0;
+}
+
+lua_State *rlua_open(rlua_control *c, uint64_t seed, void *host_ctx, rlua_dispatch_fn dispatch,
+                     rlua_print_fn print) {
+    c->host_ctx = host_ctx;
+    c->dispatch = dispatch;
+    c->print = print;
+    lua_State *L = lua_newstate(rlua_alloc, c);
+    if (L == NULL) {
+        rlua_error_set(&c->error, "cannot create a Lua state within %zu bytes", c->limits.memory_bytes);
+        return NULL;
+    }
+    c->L = L;
+    lua_atpanic(L, panic);
+    /* Armed before any script code can run; threads inherit it. */
+    lua_sethook(L, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
+    setup_args a = { seed };
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, setup, &a, 0, 0);
+    rlua_entry_end(c);
+    if (status != LUA_OK) {
+        lua_close(L);
+        c->L = NULL;
+        return NULL;
+    }
+    return L;
+}
+
+void rlua_close(lua_State *L) {
+    if (L == NULL)
+        return;
+    rlua_control *c = rlua_ctl(L);
+    lua_close(L);
+    c->L = NULL;
+}
+
+size_t rlua_gc_count(lua_State *L) {
+    return (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);
+}
+
+void rlua_gc_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT, 0); }
+
+uint64_t rlua_next_state_id(void) {
+    static atomic_uint_least64_t next = 1;
+    return atomic_fetch_add(&next, 1);
+}

@@ -1,0 +1,202 @@
+import CLuaSandbox
+
+/// What a host function gives back to Lua.
+public enum LuaHostResult: Sendable {
+    /// Return these values to the caller.
+    case values([LuaValue])
+    /// Yield these values from the running coroutine; the values of the next
+    /// `resume` become the function's results. Only legal inside a coroutine.
+    case yield([LuaValue])
+
+    public static let none = LuaHostResult.values([])
+}
+
+/// An error a host function throws to raise a Lua error at its caller's
+/// position (`flows/x.lua:7: <message>`).
+public struct LuaHostError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// A Swift function callable from Lua.
+///
+/// It runs synchronously inside the Lua call. It may call back into Lua
+/// through ``LuaHostCall/call(_:_:)`` (sharing the call's budget), return
+/// values, yield, or throw: a ``LuaHostError`` becomes a Lua error with the
+/// caller's file and line, any other error its description.
+public typealias LuaHostFunction = (LuaHostCall) throws -> LuaHostResult
+
+/// One invocation of a host function: its name and arguments.
+public struct LuaHostCall {
+    public let name: String
+    public let arguments: [LuaValue]
+    public let state: LuaState
+
+    /// The argument at a 1-based position (Lua's numbering), nil if absent.
+    public func argument(_ position: Int) -> LuaValue {
+        position >= 1 && position <= arguments.count ? arguments[position - 1] : .nil
+    }
+
+    /// A "bad argument" error in Lua's own wording.
+    public func badArgument(_ position: Int, _ expected: String) -> LuaHostError {
+        LuaHostError("bad argument #\(position) to '\(name)' (\(expected), got \(describe(argument(position))))")
+    }
+
+    public func string(_ position: Int) throws(LuaHostError) -> String {
+        guard let s = argument(position).stringValue else { throw badArgument(position, "string expected") }
+        return s
+    }
+
+    public func table(_ position: Int) throws(LuaHostError) -> LuaTable {
+        guard let t = argument(position).tableValue else { throw badArgument(position, "table expected") }
+        return t
+    }
+
+    /// An integer within `range`. NaN, ±inf, fractions and `2^63` are refused.
+    public func integer(_ position: Int, in range: ClosedRange<Int64>) throws(LuaHostError) -> Int64 {
+        guard let i = argument(position).integerValue, range.contains(i) else {
+            throw badArgument(position, "integer in \(range.lowerBound)...\(range.upperBound) expected")
+        }
+        return i
+    }
+
+    /// Calls back into Lua on the calling coroutine, under the running budget.
+    public func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws(LuaError) -> [LuaValue] {
+        try state.call(function, arguments)
+    }
+
+    private func describe(_ v: LuaValue) -> String {
+        switch v {
+        case .number(let d) where !d.isFinite || d != d.rounded(): return "\(d)"
+        case .number(let d): return "\(d)"
+        case .integer(let i): return "\(i)"
+        default: return v.isNil && argument(0).isNil ? "no value" : v.typeName
+        }
+    }
+}
+
+struct HostFunctionEntry {
+    let name: String
+    let body: LuaHostFunction
+}
+
+/// Host-owned bytes handed to the C trampoline; valid until the next dispatch.
+final class HostOutputBuffer {
+    private(set) var pointer: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private(set) var count = 0
+
+    func set(_ bytes: [UInt8]) {
+        if bytes.count > capacity {
+            pointer?.deallocate()
+            capacity = max(bytes.count, 256)
+            pointer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        }
+        count = bytes.count
+        bytes.withUnsafeBytes { src in
+            if let base = src.baseAddress, let pointer { pointer.copyMemory(from: base, byteCount: src.count) }
+        }
+    }
+
+    func set(_ text: String) { set(Array(text.utf8)) }
+
+    deinit { pointer?.deallocate() }
+}
+
+extension LuaState {
+    /// Makes a Swift function callable from Lua. The returned handle can be
+    /// passed to Lua as a value, or defined as a global or module member.
+    public func makeFunction(_ name: String, _ body: @escaping LuaHostFunction) throws(LuaError) -> LuaFunction {
+        let L = try live()
+        let fid = nextHostFunctionID
+        nextHostFunctionID += 1
+        hostFunctions[fid] = HostFunctionEntry(name: name, body: body)
+        var handle: Int64 = 0
+        try check(status: rlua_host_function(L, fid, name, &handle))
+        return LuaFunction(id: handle, owner: id)
+    }
+
+    /// Defines a value for scripts.
+    /// - Parameters:
+    ///   - as: `.global` makes it visible in every chunk loaded *afterwards*;
+    ///     `.module` makes `require(name)` return it; `.readOnly` turns tables
+    ///     (recursively) into proxies that refuse writes and `rawset`.
+    public func define(_ name: String, _ value: LuaValue, _ options: DefineOptions) throws(LuaError) {
+        let L = try live()
+        let bytes = try LuaCodec.encode([value], owner: id)
+        let status = bytes.withUnsafeBufferPointer { buf in
+            rlua_define(L, name, buf.baseAddress, buf.count, options.rawValue)
+        }
+        try check(status: status)
+    }
+
+    func dispatch(thread: OpaquePointer, function fid: Int64, arguments: UnsafeRawBufferPointer,
+                  output: UnsafeMutablePointer<UnsafePointer<UInt8>?>, outputCount: UnsafeMutablePointer<Int>) -> Int32 {
+        let result: Int32
+        let bytes: [UInt8]
+        if let entry = hostFunctions[fid] {
+            do {
+                let args: [LuaValue]
+                do {
+                    args = try LuaCodec.decode(arguments, owner: id)
+                } catch {
+                    throw LuaHostError("bad argument to '\(entry.name)' (\(error.message))")
+                }
+                activeThreads.append(thread)
+                defer { activeThreads.removeLast() }
+                switch try entry.body(LuaHostCall(name: entry.name, arguments: args, state: self)) {
+                case .values(let values):
+                    bytes = try LuaCodec.encode(values, owner: id)
+                    result = RLUA_HOST_RETURN
+                case .yield(let values):
+                    bytes = try LuaCodec.encode(values, owner: id)
+                    result = RLUA_HOST_YIELD
+                }
+            } catch let e as LuaHostError {
+                bytes = Array(e.message.utf8)
+                result = RLUA_HOST_ERROR
+            } catch let e as LuaError {
+                bytes = Array(e.description.utf8)
+                result = RLUA_HOST_ERROR
+            } catch {
+                bytes = Array(String(describing: error).utf8)
+                result = RLUA_HOST_ERROR
+            }
+        } else {
+            bytes = Array("host function \(fid) is not registered".utf8)
+            result = RLUA_HOST_ERROR
+        }
+        hostOutput.set(bytes)
+        output.pointee = hostOutput.pointer.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+        outputCount.pointee = hostOutput.count
+        return result
+    }
+}
+
+/// Where ``LuaState/define(_:_:_:)`` puts a value.
+public struct DefineOptions: OptionSet, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    public static let global = DefineOptions(rawValue: RLUA_DEFINE_GLOBAL)
+    public static let module = DefineOptions(rawValue: RLUA_DEFINE_MODULE)
+    public static let readOnly = DefineOptions(rawValue: RLUA_DEFINE_READONLY)
+}
+
+// C entry points: they receive the state through its context pointer and
+// never throw (a Swift error becomes a status the C trampoline raises).
+func luaHostDispatch(_ ctx: UnsafeMutableRawPointer?, _ L: OpaquePointer?, _ fid: Int64,
+                     _ args: UnsafePointer<UInt8>?, _ argsCount: Int,
+                     _ out: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, _ outCount: UnsafeMutablePointer<Int>?) -> Int32 {
+    guard let ctx, let L, let out, let outCount else { return RLUA_HOST_ERROR }
+    let state = Unmanaged<LuaState>.fromOpaque(ctx).takeUnretainedValue()
+    return state.dispatch(thread: L, function: fid, arguments: UnsafeRawBufferPointer(start: args, count: argsCount),
+                          output: out, outputCount: outCount)
+}
+
+func luaHostPrint(_ ctx: UnsafeMutableRawPointer?, _ text: UnsafePointer<CChar>?, _ count: Int) {
+    guard let ctx, let text else { return }
+    let state = Unmanaged<LuaState>.fromOpaque(ctx).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: text, count: count)
+    state.printHandler?(String(decoding: bytes, as: UTF8.self))
+}

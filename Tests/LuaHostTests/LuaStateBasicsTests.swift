@@ -1,0 +1,97 @@
+import Testing
+@testable import LuaHost
+
+@Suite("LuaState basics", .timeLimit(.minutes(1)))
+struct LuaStateBasicsTests {
+    @Test("values convert both ways: nil, boolean, integer, number, string, table, function")
+    func valuesRoundTrip() throws {
+        let lua = try LuaState()
+        let echo = try lua.load("return function(...) return ... end", as: "echo.lua")
+        let fn = try #require(lua.call(echo).first?.functionValue)
+        let table = LuaValue.table(LuaTable(sequence: ["a", 2], named: ["k": .number(1.5), "nested": .table(LuaTable(named: ["x": true]))]))
+        let input: [LuaValue] = [.nil, true, 42, 2.5, "héllo ✓", table]
+        let output = try lua.call(fn, input)
+        #expect(output == input)
+    }
+
+    @Test("a returned function is a handle that can be called later")
+    func functionHandles() throws {
+        let lua = try LuaState()
+        let chunk = try lua.load("local n = 0; return function() n = n + 1; return n end", as: "counter.lua")
+        let counter = try #require(lua.call(chunk).first?.functionValue)
+        #expect(try lua.call(counter) == [1])
+        #expect(try lua.call(counter) == [2])
+        lua.release(counter)
+        #expect(throws: LuaError.self) { try lua.call(counter) }
+    }
+
+    @Test("a Swift function is callable from Lua, and its errors carry the caller's line")
+    func hostFunctions() throws {
+        let lua = try LuaState()
+        let add = try lua.makeFunction("add") { call in
+            let a = try call.integer(1, in: -1000...1000), b = try call.integer(2, in: -1000...1000)
+            return .values([.integer(a + b)])
+        }
+        try lua.define("add", .function(add), .global)
+        let ok = try lua.load("return add(2, 3)", as: "flows/add.lua")
+        #expect(try lua.call(ok) == [5])
+        let bad = try lua.load("local x = 1\nreturn add(2, 'x')", as: "flows/add.lua")
+        let error = try #require(throws: LuaError.self) { try lua.call(bad) }
+        #expect(error.kind == .runtime)
+        #expect(error.chunk == "flows/add.lua")
+        #expect(error.line == 2)
+        #expect(error.message.contains("bad argument #2 to 'add'"))
+    }
+
+    @Test("coroutines yield to the host and receive answers; a host function can yield")
+    func coroutines() throws {
+        let lua = try LuaState()
+        let ask = try lua.makeFunction("ask") { call in .yield([call.argument(1)]) }
+        try lua.define("ask", .function(ask), .global)
+        let chunk = try lua.load("""
+            return function(name)
+              local a = ask("Hi " .. name .. ", how are you?")
+              local b = coroutine.yield("You said " .. a)
+              return a .. "/" .. b
+            end
+            """, as: "flows/ask.lua")
+        let body = try #require(lua.call(chunk).first?.functionValue)
+        let co = try lua.makeCoroutine(body)
+        #expect(try lua.resume(co, with: ["Sam"]) == .yielded(["Hi Sam, how are you?"]))
+        #expect(try lua.resume(co, with: ["fine"]) == .yielded(["You said fine"]))
+        #expect(try lua.resume(co, with: ["ok"]) == .returned(["fine/ok"]))
+        #expect(!lua.isSuspended(co))
+        let again = try #require(throws: LuaError.self) { try lua.resume(co) }
+        #expect(again.kind == .host(.misuse))
+    }
+
+    @Test("a syntax error names the display path and line")
+    func syntaxError() throws {
+        let lua = try LuaState()
+        let error = try #require(throws: LuaError.self) {
+            try lua.load("local a = 1\nlocal b = = 2\n", as: "flows/reflection/broken.lua")
+        }
+        #expect(error.kind == .syntax)
+        #expect(error.chunk == "flows/reflection/broken.lua")
+        #expect(error.line == 2)
+        #expect(error.description.hasPrefix("flows/reflection/broken.lua:2: "))
+    }
+
+    @Test("top-level declarations are globals of their chunk only")
+    func chunkGlobals() throws {
+        let lua = try LuaState()
+        let a = try lua.load("shared = 1; function get() return shared end; return get()", as: "a.lua")
+        #expect(try lua.call(a) == [1])
+        let b = try lua.load("return shared", as: "b.lua")
+        let error = try #require(throws: LuaError.self) { try lua.call(b) }
+        #expect(error.message.contains("unknown global 'shared'"))
+    }
+
+    @Test("print goes to the host's handler")
+    func printGoesToHost() throws {
+        let lines = LockedLines()
+        let lua = try LuaState(print: { lines.append($0) })
+        try lua.call(lua.load("print('hello', 42, nil)", as: "p.lua"))
+        #expect(lines.all == ["hello\t42\tnil"])
+    }
+}
