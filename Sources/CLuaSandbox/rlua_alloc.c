@@ -13,8 +13,10 @@ void *rlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         c->mem_used -= old;
         return NULL;
     }
-    if (nsize > old && c->mem_used - old + nsize > c->limits.memory_bytes)
+    if (nsize > old && c->mem_used - old + nsize > c->limits.memory_bytes) {
+        c->mem_refused = 1;
         return NULL;
+    }
     void *p = realloc(ptr, nsize);
     if (p == NULL)
         return NULL;

@@ -20,6 +20,8 @@ void rlua_entry_begin(rlua_control *c, lua_State *L) {
     c->deadline = now_seconds() + c->limits.seconds;
     c->trip = atomic_load(&c->cancel) ? TRIP_CANCELLED : TRIP_NONE;
     c->value_error = 0;
+    c->mem_refused = 0;
+    rlua_error_clear(&c->trip_error);
     /* Re-arming also resets this thread's count, and undoes the
      * every-instruction mode a previous trip may have left on it. */
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
@@ -31,22 +33,23 @@ void rlua_cancel(rlua_control *c) { atomic_store(&c->cancel, 1); }
 
 uint64_t rlua_instructions_used(const rlua_control *c) { return c->instr_used; }
 
-int rlua_raise_trip(lua_State *L, lua_Debug *ar) {
-    rlua_control *c = rlua_ctl(L);
-    char what[160];
+static void trip_text(rlua_control *c, char *what, size_t size) {
     switch (c->trip) {
     case TRIP_INSTRUCTIONS:
-        snprintf(what, sizeof what, "instruction budget exceeded (%llu instructions per call)",
+        snprintf(what, size, "instruction budget exceeded (%llu instructions per call)",
                  (unsigned long long)c->limits.instructions);
         break;
     case TRIP_DEADLINE:
-        snprintf(what, sizeof what, "time limit exceeded (%.3g s per call)", c->limits.seconds);
+        snprintf(what, size, "time limit exceeded (%.3g s per call)", c->limits.seconds);
         break;
     default:
-        snprintf(what, sizeof what, "cancelled by the host");
+        snprintf(what, size, "cancelled by the host");
         break;
     }
-    /* Position of the instruction about to run (level 0 inside a hook). */
+}
+
+/* Raises `what` at the position of the instruction about to run. */
+static int raise_at(lua_State *L, lua_Debug *ar, const char *what) {
     if (ar != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         const char *src = ar->source;
         if (src[0] == '=' || src[0] == '@')
@@ -58,9 +61,25 @@ int rlua_raise_trip(lua_State *L, lua_Debug *ar) {
     return lua_error(L);
 }
 
+int rlua_raise_trip(lua_State *L, lua_Debug *ar) {
+    char what[160];
+    trip_text(rlua_ctl(L), what, sizeof what);
+    return raise_at(L, ar, what);
+}
+
 void rlua_hook(lua_State *L, lua_Debug *ar) {
     rlua_control *c = rlua_ctl(L);
     if (c->trip == TRIP_NONE) {
+        /* Runaway recursion: only looked for once memory is high, so that
+         * ordinary flows never pay for the walk. */
+        if (c->mem_used > c->limits.memory_bytes / 2) {
+            lua_Debug deep;
+            if (lua_getstack(L, c->limits.call_depth_max, &deep)) {
+                char what[96];
+                snprintf(what, sizeof what, "stack overflow (more than %d nested calls)", c->limits.call_depth_max);
+                raise_at(L, ar, what);
+            }
+        }
         c->instr_used += (uint64_t)c->limits.hook_interval;
         if (atomic_load(&c->cancel))
             c->trip = TRIP_CANCELLED;
@@ -70,6 +89,11 @@ void rlua_hook(lua_State *L, lua_Debug *ar) {
             c->trip = TRIP_DEADLINE;
         else
             return;
+        /* First trip of this call: remember where, for the final report. */
+        char what[160];
+        trip_text(c, what, sizeof what);
+        rlua_error_set(&c->trip_error, "%s", what);
+        rlua_error_from_thread_frames(L, 0, &c->trip_error);
     }
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
     rlua_raise_trip(L, ar);

@@ -138,24 +138,37 @@ int rlua_msgh(lua_State *L) {
     return 1;
 }
 
+void rlua_error_from_thread_frames(lua_State *T, int level0, rlua_error *e) { fill_frames(T, level0, e); }
+
 void rlua_error_from_thread(lua_State *T, int level0, int objidx, rlua_error *e) {
     rlua_error_from_message(T, objidx, e);
     fill_frames(T, level0, e);
 }
 
 int32_t rlua_classify(rlua_control *c, int status) {
-    switch (c->trip) {
-    case TRIP_INSTRUCTIONS: return RLUA_E_INSTRUCTIONS;
-    case TRIP_DEADLINE: return RLUA_E_DEADLINE;
-    case TRIP_CANCELLED: return RLUA_E_CANCELLED;
-    default: break;
+    if (c->trip != TRIP_NONE) {
+        /* Report where the budget first ran out, not where the sticky
+         * re-raise finally unwound the call. */
+        if (c->trip_error.message[0] != '\0')
+            c->error = c->trip_error;
+        switch (c->trip) {
+        case TRIP_INSTRUCTIONS: return RLUA_E_INSTRUCTIONS;
+        case TRIP_DEADLINE: return RLUA_E_DEADLINE;
+        default: return RLUA_E_CANCELLED;
+        }
     }
     switch (status) {
     case LUA_OK: return RLUA_OK;
     case LUA_YIELD: return RLUA_YIELDED;
     case LUA_ERRMEM: return RLUA_E_MEMORY;
     case LUA_ERRSYNTAX: return RLUA_E_SYNTAX;
-    default: return c->value_error ? RLUA_E_VALUE : RLUA_E_RUNTIME;
+    default:
+        if (c->value_error)
+            return RLUA_E_VALUE;
+        /* lauxlib reports a refused buffer as a plain "not enough memory" error. */
+        if (c->mem_refused && strcmp(c->error.message, "not enough memory") == 0)
+            return RLUA_E_MEMORY;
+        return RLUA_E_RUNTIME;
     }
 }
 

@@ -15,6 +15,7 @@ struct rlua_control {
     lua_State *L;
     /* allocator */
     size_t mem_used, mem_peak;
+    int mem_refused; /* the cap refused an allocation during this call */
     /* budget of the current top-level call */
     uint64_t instr_used;
     double deadline;
@@ -32,6 +33,7 @@ struct rlua_control {
     size_t buf_len, buf_cap;
     int value_error;
     rlua_error error;
+    rlua_error trip_error; /* where the budget first ran out in this call */
 };
 
 /* Registry keys (addresses are unique). */
@@ -54,6 +56,9 @@ int rlua_msgh(lua_State *L);
 void rlua_error_clear(rlua_error *e);
 void rlua_error_set(rlua_error *e, const char *fmt, ...);
 void rlua_error_from_thread(lua_State *T, int level0, int objidx, rlua_error *e);
+/* Adds T's frames from level0 to e; chunk and line from the first Lua frame
+ * unless e already has them. */
+void rlua_error_from_thread_frames(lua_State *T, int level0, rlua_error *e);
 void rlua_error_from_message(lua_State *L, int objidx, rlua_error *e);
 int32_t rlua_classify(rlua_control *c, int lua_status);
 /* Runs f with the top `nargs` values plus the light userdata `ud` (last) as
@@ -83,7 +88,7 @@ int rlua_is_protected(lua_State *L, int idx);
 void rlua_builtins_install(lua_State *L, int template_idx);
 int rlua_load_in_env(lua_State *L);
 
-/* rlua_patterns.c */
-void rlua_patterns_install(lua_State *L, int string_lib_idx);
+/* rlua_string_guards.c */
+void rlua_string_guards_install(lua_State *L, int string_lib_idx);
 
 #endif

@@ -22,6 +22,7 @@ void rlua_limits_default(rlua_limits *o) {
     o->pattern_cost_max = 1e8;
     o->value_depth_max = 64;
     o->value_nodes_max = 100000;
+    o->call_depth_max = 10000;
 }
 
 rlua_control *rlua_control_new(const rlua_limits *limits) {
@@ -39,6 +40,7 @@ rlua_control *rlua_control_new(const rlua_limits *limits) {
     DEFAULT(pattern_cost_max);
     DEFAULT(value_depth_max);
     DEFAULT(value_nodes_max);
+    DEFAULT(call_depth_max);
 #undef DEFAULT
     if (!(c->limits.seconds > 0))
         c->limits.seconds = d.seconds;
@@ -46,6 +48,7 @@ rlua_control *rlua_control_new(const rlua_limits *limits) {
         c->limits.value_depth_max = 200;
     atomic_init(&c->cancel, 0);
     rlua_error_clear(&c->error);
+    rlua_error_clear(&c->trip_error);
     return c;
 }
 
@@ -88,12 +91,12 @@ static int setup(lua_State *L) {
     open_lib(L, libs, LUA_UTF8LIBNAME, luaopen_utf8);
     open_lib(L, libs, LUA_COLIBNAME, luaopen_coroutine);
 
-    /* string: no dump; guarded patterns in the master table, which is also
+    /* string: no dump; guarded rep and patterns in the master table, which is also
      * what method calls ("x"):find(...) reach through the string metatable. */
     lua_getfield(L, libs, LUA_STRLIBNAME);
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
-    rlua_patterns_install(L, -1);
+    rlua_string_guards_install(L, -1);
     lua_pop(L, 1);
     lua_pushliteral(L, "");
     lua_getmetatable(L, -1);

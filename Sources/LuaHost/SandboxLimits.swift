@@ -21,6 +21,9 @@ public struct SandboxLimits: Sendable, Equatable {
     public var valueDepthMax: Int
     /// Most values (table entries included) one crossing may carry.
     public var valueNodesMax: Int
+    /// Deepest Lua recursion, enforced once a state has used half its memory
+    /// (deeper recursion fails as "stack overflow" before the memory cap).
+    public var callDepthMax: Int
 
     public static var `default`: SandboxLimits {
         var raw = rlua_limits()
@@ -37,6 +40,7 @@ public struct SandboxLimits: Sendable, Equatable {
         patternCostMax = raw.pattern_cost_max
         valueDepthMax = Int(raw.value_depth_max)
         valueNodesMax = Int(raw.value_nodes_max)
+        callDepthMax = Int(raw.call_depth_max)
     }
 
     var raw: rlua_limits {
@@ -48,6 +52,7 @@ public struct SandboxLimits: Sendable, Equatable {
             pattern_subject_max: max(patternSubjectMaxBytes, 0),
             pattern_cost_max: patternCostMax,
             value_depth_max: Int32(clamping: valueDepthMax),
-            value_nodes_max: Int32(clamping: valueNodesMax))
+            value_nodes_max: Int32(clamping: valueNodesMax),
+            call_depth_max: Int32(clamping: max(callDepthMax, 100)))
     }
 }

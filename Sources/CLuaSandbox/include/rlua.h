@@ -28,6 +28,7 @@ typedef struct rlua_limits {
     double pattern_cost_max;      /* upper bound of the backtracking estimate */
     int32_t value_depth_max;      /* nesting of tables crossing into Swift */
     int32_t value_nodes_max;      /* values in one crossing */
+    int32_t call_depth_max;       /* nested Lua calls, checked once memory passes half the cap */
 } rlua_limits;
 
 #define RLUA_OK 0

@@ -1,4 +1,10 @@
-/* Guards for Lua's backtracking pattern matcher (find, match, gmatch, gsub).
+/* Guards on string functions whose cost the count hook cannot see because
+ * it is spent inside C: string.rep, and Lua's backtracking pattern matcher
+ * (find, match, gmatch, gsub).
+ *
+ * string.rep: a result larger than the state's memory cap is refused up
+ * front as a memory-limit error (Lua alone would either try to allocate it
+ * or, past 2 GiB, call it "resulting string too large").
  *
  * The matcher is C: the count hook cannot interrupt it, and a pattern such
  * as "a-a-a-a-b" over 200 characters runs for tens of seconds. Before calling
@@ -105,9 +111,30 @@ static int guarded(lua_State *L) {
     return lua_gettop(L);
 }
 
-void rlua_patterns_install(lua_State *L, int lib) {
+static int guarded_rep(lua_State *L) {
+    rlua_control *c = rlua_ctl(L);
+    size_t len, seplen = 0;
+    luaL_checklstring(L, 1, &len);
+    lua_Integer n = luaL_checkinteger(L, 2);
+    if (!lua_isnoneornil(L, 3))
+        luaL_checklstring(L, 3, &seplen);
+    if (n > 0 && (double)len * (double)n + (double)seplen * (double)(n - 1) > (double)c->limits.memory_bytes) {
+        c->mem_refused = 1;
+        lua_pushliteral(L, "not enough memory");
+        return lua_error(L);
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 1);
+    return 1;
+}
+
+void rlua_string_guards_install(lua_State *L, int lib) {
     static const char *const names[] = { "find", "match", "gmatch", "gsub", NULL };
     lib = lua_absindex(L, lib);
+    lua_getfield(L, lib, "rep");
+    lua_pushcclosure(L, guarded_rep, 1);
+    lua_setfield(L, lib, "rep");
     for (int k = 0; names[k]; k++) {
         lua_getfield(L, lib, names[k]);
         lua_pushstring(L, names[k]);
