@@ -21,7 +21,7 @@ void rlua_entry_begin(rlua_control *c, lua_State *L) {
     c->trip = atomic_load(&c->cancel) ? TRIP_CANCELLED : TRIP_NONE;
     c->value_error = 0;
     c->mem_refused = 0;
-    rlua_error_clear(&c->trip_error);
+    rlua_error_clear(&c->limit_error);
     /* Re-arming also resets this thread's count, and undoes the
      * every-instruction mode a previous trip may have left on it. */
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
@@ -92,8 +92,8 @@ void rlua_hook(lua_State *L, lua_Debug *ar) {
         /* First trip of this call: remember where, for the final report. */
         char what[160];
         trip_text(c, what, sizeof what);
-        rlua_error_set(&c->trip_error, "%s", what);
-        rlua_error_from_thread_frames(L, 0, &c->trip_error);
+        rlua_error_set(&c->limit_error, "%s", what);
+        rlua_error_from_thread_frames(L, 0, &c->limit_error);
     }
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
     rlua_raise_trip(L, ar);

@@ -149,8 +149,8 @@ int32_t rlua_classify(rlua_control *c, int status) {
     if (c->trip != TRIP_NONE) {
         /* Report where the budget first ran out, not where the sticky
          * re-raise finally unwound the call. */
-        if (c->trip_error.message[0] != '\0')
-            c->error = c->trip_error;
+        if (c->limit_error.message[0] != '\0')
+            c->error = c->limit_error;
         switch (c->trip) {
         case TRIP_INSTRUCTIONS: return RLUA_E_INSTRUCTIONS;
         case TRIP_DEADLINE: return RLUA_E_DEADLINE;
@@ -187,8 +187,12 @@ int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresult
     lua_pushlightuserdata(L, ud); /* always the last argument */
     int status = lua_pcall(L, nargs + 1, nresults, base + 1);
     if (status == LUA_ERRMEM) {
-        /* The message handler does not run for memory errors. */
-        rlua_error_set(&c->error, "not enough memory");
+        /* The message handler does not run for memory errors: use where a
+         * guard saw the limit, if one did. */
+        if (c->limit_error.frame_count > 0)
+            c->error = c->limit_error;
+        else
+            rlua_error_set(&c->error, "not enough memory");
     } else if (status != LUA_OK && c->error.message[0] == '\0') {
         /* The handler itself failed (LUA_ERRERR): report what is left. */
         rlua_error_from_message(L, -1, &c->error);

@@ -33,7 +33,7 @@ struct rlua_control {
     size_t buf_len, buf_cap;
     int value_error;
     rlua_error error;
-    rlua_error trip_error; /* where the budget first ran out in this call */
+    rlua_error limit_error; /* where a budget or memory limit was first hit in this call */
 };
 
 /* Registry keys (addresses are unique). */

@@ -48,7 +48,7 @@ rlua_control *rlua_control_new(const rlua_limits *limits) {
         c->limits.value_depth_max = 200;
     atomic_init(&c->cancel, 0);
     rlua_error_clear(&c->error);
-    rlua_error_clear(&c->trip_error);
+    rlua_error_clear(&c->limit_error);
     return c;
 }
 

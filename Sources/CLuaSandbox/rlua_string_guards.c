@@ -120,7 +120,9 @@ static int guarded_rep(lua_State *L) {
         luaL_checklstring(L, 3, &seplen);
     if (n > 0 && (double)len * (double)n + (double)seplen * (double)(n - 1) > (double)c->limits.memory_bytes) {
         c->mem_refused = 1;
-        lua_pushliteral(L, "not enough memory");
+        rlua_error_set(&c->limit_error, "not enough memory");
+        rlua_error_from_thread_frames(L, 0, &c->limit_error);
+        lua_pushliteral(L, "not enough memory"); /* this exact text makes lua_error raise LUA_ERRMEM */
         return lua_error(L);
     }
     lua_pushvalue(L, lua_upvalueindex(1));

@@ -65,6 +65,21 @@ struct LuaStateBasicsTests {
         #expect(again.kind == .host(.misuse))
     }
 
+    @Test("a memory error inside a coroutine step names the line where memory ran out")
+    func memoryErrorInCoroutine() throws {
+        let lua = try LuaState()
+        let body = try #require(lua.call(lua.load("""
+            return function()
+              local t = {}
+              for i = 1, 1e7 do t[i] = { i } end
+            end
+            """, as: "flows/bomb.lua")).first?.functionValue)
+        let error = try #require(throws: LuaError.self) { try lua.resume(lua.makeCoroutine(body)) }
+        #expect(error.kind == .memoryLimit)
+        #expect(error.chunk == "flows/bomb.lua")
+        #expect(error.line == 3)
+    }
+
     @Test("a syntax error names the display path and line")
     func syntaxError() throws {
         let lua = try LuaState()

@@ -277,8 +277,10 @@ struct SandboxMemoryTests {
     @Test("S22 string.rep('x', 2^31) and a huge table.concat hit the memory limit; host usable")
     func s22() throws {
         let h = try SandboxHarness()
-        let e = try h.error("return string.rep('x', 2^31)")
+        let e = try h.error("local n = 2^31\nreturn string.rep('x', n)")
         #expect(e.kind == .memoryLimit)
+        #expect(e.chunk == "flows/hostile.lua")
+        #expect(e.line == 2)
         let e2 = try h.error("local t = {} for i = 1, 1e6 do t[i] = ('x'):rep(64) .. i end return table.concat(t)")
         #expect(e2.kind == .memoryLimit)
         h.hostile.collectGarbage()

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The injected clock: the one instant a session treats as "now", with the
+/// person's UTC offset, so morning/evening logic is testable at any hour.
+/// Flows never see the real clock.
+public struct FlowClock: Sendable, Equatable {
+    public let date: Date
+    public let utcOffsetSeconds: Int
+
+    public init(date: Date, utcOffsetSeconds: Int) {
+        self.date = date
+        self.utcOffsetSeconds = utcOffsetSeconds
+    }
+
+    /// Parses `2026-11-22T08:30:00+01:00` or `...Z`. The offset is kept: it
+    /// decides the local hour and day.
+    public init?(iso8601 text: String) {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        guard let date = f.date(from: text) else { return nil }
+        let offset: Int
+        if text.hasSuffix("Z") || text.hasSuffix("z") {
+            offset = 0
+        } else {
+            let tail = text.suffix(6) // ±hh:mm
+            guard tail.count == 6, let sign = tail.first, sign == "+" || sign == "-",
+                  let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
+            offset = (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+        }
+        self.init(date: date, utcOffsetSeconds: offset)
+    }
+
+    /// The current real time in the machine's zone; only the CLI calls this.
+    public static func system() -> FlowClock {
+        let now = Date()
+        return FlowClock(date: now, utcOffsetSeconds: TimeZone.current.secondsFromGMT(for: now))
+    }
+
+    /// ISO-8601 with the offset, second precision.
+    public var iso8601: String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds)
+        return f.string(from: date)
+    }
+
+    /// Local calendar fields at the session's offset.
+    public var local: LocalTime {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds) ?? TimeZone(identifier: "UTC") ?? cal.timeZone
+        let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+        return LocalTime(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1,
+                         hour: c.hour ?? 0, minute: c.minute ?? 0, weekday: c.weekday ?? 1)
+    }
+}
+
+/// Calendar fields of an instant at a given offset. `weekday`: 1 = Sunday.
+public struct LocalTime: Sendable, Equatable {
+    public var year, month, day, hour, minute, weekday: Int
+}

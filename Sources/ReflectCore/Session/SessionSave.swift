@@ -1,0 +1,112 @@
+import Foundation
+
+/// Everything needed to resume a session: data only.
+///
+/// A save holds the flow's id and version, the seed, the injected clock and
+/// the answer log keyed by step id. It never holds code, coroutines or
+/// bytecode, and it is never passed to `load()`: resuming re-runs the flow
+/// from the start and feeds it these answers (replay). A save read from disk
+/// goes through ``SessionSave/decodeValidated(from:)`` first; anything
+/// malformed is rejected before a single step runs.
+public struct SessionSave: Sendable, Equatable, Codable {
+    public static let currentFormat = 1
+    /// Bounds a save must respect (a tampered file cannot make the host
+    /// replay millions of answers or hold megabytes of text).
+    public static let maxAnswers = 1_000
+    public static let maxTextBytes = 20_000
+
+    public var format: Int
+    public var flow: String
+    public var flowVersion: Int
+    public var seed: UInt64
+    /// The injected clock, ISO-8601 with offset.
+    public var now: String
+    public var answers: [RecordedAnswer]
+
+    public init(flow: String, flowVersion: Int, seed: UInt64, now: String, answers: [RecordedAnswer] = []) {
+        self.format = SessionSave.currentFormat
+        self.flow = flow
+        self.flowVersion = flowVersion
+        self.seed = seed
+        self.now = now
+        self.answers = answers
+    }
+
+    /// Decodes and validates a save. Throws ``SaveValidationError`` naming
+    /// the field at fault.
+    public static func decodeValidated(from data: Data) throws(SaveValidationError) -> SessionSave {
+        let save: SessionSave
+        do {
+            save = try JSONDecoder().decode(SessionSave.self, from: data)
+        } catch let DecodingError.dataCorrupted(ctx) {
+            throw SaveValidationError(field: ctx.codingPath.pathString, reason: ctx.debugDescription)
+        } catch let DecodingError.typeMismatch(_, ctx) {
+            throw SaveValidationError(field: ctx.codingPath.pathString, reason: ctx.debugDescription)
+        } catch let DecodingError.keyNotFound(key, ctx) {
+            throw SaveValidationError(field: (ctx.codingPath + [key]).pathString, reason: "missing")
+        } catch let DecodingError.valueNotFound(_, ctx) {
+            throw SaveValidationError(field: ctx.codingPath.pathString, reason: "missing value")
+        } catch {
+            throw SaveValidationError(field: "", reason: "not a JSON session save")
+        }
+        try save.validate()
+        return save
+    }
+
+    /// Checks the bounds a decoded save must respect.
+    public func validate() throws(SaveValidationError) {
+        guard format == SessionSave.currentFormat else {
+            throw SaveValidationError(field: "format", reason: "unsupported format \(format)")
+        }
+        guard !flow.isEmpty, flow.utf8.count <= 128 else { throw SaveValidationError(field: "flow", reason: "invalid flow id") }
+        guard answers.count <= SessionSave.maxAnswers else {
+            throw SaveValidationError(field: "answers", reason: "\(answers.count) answers (at most \(SessionSave.maxAnswers))")
+        }
+        guard FlowClock(iso8601: now) != nil else {
+            throw SaveValidationError(field: "now", reason: "not an ISO-8601 date with offset")
+        }
+        var seen = Set<StepID>()
+        for (i, a) in answers.enumerated() {
+            if case .text(let s) = a.value, s.utf8.count > SessionSave.maxTextBytes {
+                throw SaveValidationError(field: "answers[\(i)].value", reason: "text longer than \(SessionSave.maxTextBytes) bytes")
+            }
+            guard seen.insert(a.step).inserted else {
+                throw SaveValidationError(field: "answers[\(i)].step", reason: "step '\(a.step)' answered twice")
+            }
+        }
+    }
+}
+
+/// One entry of the answer log.
+public struct RecordedAnswer: Sendable, Equatable, Codable {
+    public var step: StepID
+    public var value: AnswerValue
+
+    public init(step: StepID, value: AnswerValue) {
+        self.step = step
+        self.value = value
+    }
+}
+
+/// A save that failed validation: which field, and why.
+public struct SaveValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String {
+        field.isEmpty ? "invalid session save: \(reason)" : "invalid session save: \(field): \(reason)"
+    }
+}
+
+extension [CodingKey] {
+    var pathString: String {
+        var out = ""
+        for key in self {
+            if let i = key.intValue { out += "[\(i)]" } else { out += out.isEmpty ? key.stringValue : ".\(key.stringValue)" }
+        }
+        return out
+    }
+}

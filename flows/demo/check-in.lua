@@ -1,0 +1,18 @@
+-- A short check-in: how strong the feeling is, what is on your mind, one
+-- kinder look at it, and how strong it is now. The demo flow of the quick
+-- start until the reflection flows land.
+return flow {
+  id = "demo.check-in",
+  version = 1,
+  total = 4,
+  run = function(s)
+    local before = s:intensity { id = "pre", text = "How strong is the feeling right now?" }
+    local what = s:ask { id = "situation", text = "What is on your mind?" }
+    local quoted = what ~= "" and what or "this"
+    s:ask { id = "friend", text = "If a friend told you \"" .. quoted .. "\", what would you say to them?" }
+    local after = s:intensity { id = "post", text = "And how strong is the feeling now?" }
+    if after < before then
+      s:message { id = "close", text = "It eased from " .. before .. " to " .. after .. ". Well done for taking the time." }
+    end
+  end,
+}
