@@ -32,6 +32,27 @@ public struct SessionSave: Sendable, Equatable, Codable {
         self.answers = answers
     }
 
+    private enum CodingKeys: String, CodingKey { case format, flow, flowVersion, seed, now, answers }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(Int.self, forKey: .format)
+        flow = try c.decode(String.self, forKey: .flow)
+        flowVersion = try c.decode(Int.self, forKey: .flowVersion)
+        // Read signed first: Foundation reports a negative UInt64 as "not
+        // valid JSON", which would hide which field is wrong.
+        if let signed = try? c.decode(Int64.self, forKey: .seed) {
+            guard signed >= 0 else {
+                throw DecodingError.dataCorruptedError(forKey: .seed, in: c, debugDescription: "seed must be a non-negative integer")
+            }
+            seed = UInt64(signed)
+        } else {
+            seed = try c.decode(UInt64.self, forKey: .seed)
+        }
+        now = try c.decode(String.self, forKey: .now)
+        answers = try c.decode([RecordedAnswer].self, forKey: .answers)
+    }
+
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
     /// the field at fault.
     public static func decodeValidated(from data: Data) throws(SaveValidationError) -> SessionSave {

@@ -113,16 +113,17 @@ public final class FlowSession {
     /// anything else means the flow changed under the save.
     private func replay() throws(EngineError) {
         try advance(with: [])
-        for (i, recorded) in save.answers.enumerated() {
+        for recorded in save.answers {
             guard let prompt = current else {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: step '\(recorded.step)' no longer exists (the flow now ends before it)")
             }
             guard prompt.step == recorded.step else {
-                let later = save.answers[i...].contains { $0.step == prompt.step }
-                throw .flowChanged(step: recorded.step, message: later
-                    ? "flow changed: step '\(recorded.step)' no longer exists (the flow now asks '\(prompt.step)' at this point)"
-                    : "flow changed: step '\(prompt.step)' was added before the answered step '\(recorded.step)'")
+                // A step was removed, or one was inserted before this answer:
+                // replay cannot tell which without guessing, and guessing
+                // could put an answer under the wrong question.
+                throw .flowChanged(step: recorded.step, message:
+                    "flow changed: step '\(recorded.step)' no longer exists at this point (the flow now asks '\(prompt.step)' here)")
             }
             guard prompt.kind.accepts(recorded.value) else {
                 throw .flowChanged(step: recorded.step,
