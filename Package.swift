@@ -44,6 +44,8 @@ let package = Package(
             "ReflectEngine",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).
+        .executableTarget(name: "reflect-bench", dependencies: ["LuaHost"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
         .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),
