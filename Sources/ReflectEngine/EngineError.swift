@@ -16,6 +16,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case flowChanged(step: StepID, message: String)
     /// A save or answer file is malformed.
     case invalidSave(SaveValidationError)
+    /// A content file (locale, personality) is malformed.
+    case invalidContent(file: String, line: Int?, message: String)
     /// The flow already finished; nothing more can be answered.
     case sessionFinished
 
@@ -34,13 +36,14 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             }
         case .flowChanged: "flow.changed"
         case .invalidSave: "save.invalid"
+        case .invalidContent: "content.invalid"
         case .sessionFinished: "session.finished"
         }
     }
 
     public var file: String? {
         switch self {
-        case .invalidFlow(let file, _, _): file
+        case .invalidFlow(let file, _, _), .invalidContent(let file, _, _): file
         case .lua(let e): e.chunk
         default: nil
         }
@@ -48,7 +51,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var line: Int? {
         switch self {
-        case .invalidFlow(_, let line, _): line
+        case .invalidFlow(_, let line, _), .invalidContent(_, let line, _): line
         case .lua(let e): e.line
         default: nil
         }
@@ -58,7 +61,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         switch self {
         case .flowNotFound(let id, let searched): "flow '\(id)' not found (searched \(searched))"
-        case .invalidFlow(_, _, let m): m
+        case .invalidFlow(_, _, let m), .invalidContent(_, _, let m): m
         case .lua(let e): e.message
         case .flowChanged(_, let m): m
         case .invalidSave(let e): e.description

@@ -6,6 +6,7 @@ import ReflectEngine
 /// Prints events for people (text) or programs (jsonl, one object per line).
 struct EventPrinter {
     let format: Run.OutputFormat
+    let interactive: Bool
 
     private static let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -13,15 +14,34 @@ struct EventPrinter {
         return e
     }()
 
+    private func write(_ s: String, to handle: FileHandle = .standardOutput) {
+        handle.write(Data(s.utf8))
+    }
+
+    func begin(_ flow: FlowDefinition, language: Language) {
+        guard format == .text else { return }
+        let title = flow.title.flatMap { language.localizer.string($0) ?? ($0.contains(" ") ? $0 : nil) } ?? flow.id
+        write("\(title)\n" + String(repeating: "─", count: min(max(title.count, 12), 60)) + "\n")
+        if interactive { write("(type :back to go back, :quit to stop)\n") }
+    }
+
+    func ask() {
+        guard format == .text else { return }
+        write("> ")
+    }
+
+    func note(_ text: String) {
+        guard format == .text else { return }
+        write("  \(text)\n")
+    }
+
     func print(_ events: [FlowEvent]) {
         for event in events {
             switch format {
             case .jsonl:
-                if let data = try? EventPrinter.encoder.encode(event) {
-                    FileHandle.standardOutput.write(data + Data("\n".utf8))
-                }
+                if let data = try? EventPrinter.encoder.encode(event) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
             case .text:
-                if let line = text(event) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+                if let line = text(event) { write(line + "\n") }
             }
         }
     }
@@ -34,27 +54,52 @@ struct EventPrinter {
         if case .lua(let lua) = error, !lua.frames.isEmpty {
             report += "\nstack traceback:" + lua.frames.map { "\n\t\($0)" }.joined()
         }
-        FileHandle.standardError.write(Data((report + "\n").utf8))
+        write(report + "\n", to: .standardError)
     }
 
     private func text(_ event: FlowEvent) -> String? {
         switch event {
         case .prompt(let p):
-            let progress = p.kind == .message ? "" : p.total.map { "[\(p.index)/\($0)] " } ?? "[\(p.index)] "
-            let hint: String
+            var lines: [String] = [""]
+            let progress = p.counted ? p.total.map { "\(p.index)/\($0) · " } ?? "\(p.index) · " : ""
+            lines.append(progress + p.text)
+            for (i, o) in p.options.enumerated() { lines.append("   \(i + 1). \(o.text)") }
             switch p.kind {
-            case .text: hint = ""
-            case .intensity: hint = " (0–10)"
-            case .yesNo: hint = " (yes/no)"
-            case .message: hint = " (press Enter)"
+            case .intensity: lines.append("   " + (p.hint ?? "0–10"))
+            case .yesNo: lines.append("   (yes / no)")
+            case .multiChoice: lines.append("   (one or more numbers, separated by commas)")
+            case .checklist: lines.append("   (for each item in order: done, partly or skip)")
+            case .message, .action: lines.append("   (press Enter)")
+            default: if let hint = p.hint { lines.append("   " + hint) }
             }
-            return "\n" + progress + p.text + hint
-        case .invalid(_, let message): return "  ↳ " + message
+            if let draft = p.draft { lines.append("   earlier answer: \(describe(draft)) (press Enter to keep it)") }
+            return lines.joined(separator: "\n")
+        case .probe(_, let text): return "  ✎ " + text
+        case .distortion: return nil
+        case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil
-        case .done: return "\nDone. Thank you for taking this time."
+        case .done(let d):
+            var line = "\nDone. Thank you for taking this time."
+            if let pre = d.pre, let post = d.post, let delta = d.delta {
+                line += " Intensity \(pre) → \(post) (\(delta > 0 ? "+" : "")\(delta))."
+            }
+            return line
         case .error(let code, let message, let file, let line):
             let at = file.map { f in line.map { "\(f):\($0): " } ?? "\(f): " } ?? ""
             return "error: \(at)\(message) [\(code)]"
+        }
+    }
+
+    private func describe(_ v: AnswerValue) -> String {
+        switch v {
+        case .text(let s): "“\(Quote.excerpt(s))”"
+        case .integer(let i): "\(i)"
+        case .boolean(let b): b ? "yes" : "no"
+        case .choice(let id): id
+        case .choices(let ids): ids.joined(separator: ", ")
+        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
+        case .acknowledged: "done"
+        case .skipped: "skipped"
         }
     }
 }

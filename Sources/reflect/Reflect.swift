@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import ReflectEngine
 
 @main
 struct Reflect: ParsableCommand {
@@ -6,14 +8,26 @@ struct Reflect: ParsableCommand {
         commandName: "reflect",
         abstract: "Guided reflection and coaching flows, run from Lua content.",
         discussion: """
-            Flows live in flows/, written in Lua; see docs/flow-api.md. \
+            Flows live in flows/ (Lua; see docs/flow-api.md), strings and word lists in locales/. \
             The machine interface (--format jsonl) is documented in docs/events.md.
             """,
-        subcommands: [Run.self])
+        subcommands: [Run.self, Flows.self, Detect.self])
 }
 
-/// Where content is read from; shared by every command that loads flows.
+/// Where content is read from; shared by every command that loads content.
 struct ContentOptions: ParsableArguments {
     @Option(name: .long, help: "Directory holding flows/, locales/ and personalities/ (default: the nearest one with flows/).")
     var content: String?
+
+    var library: ContentLibrary {
+        if let content { return ContentLibrary(root: ContentRoot(URL(fileURLWithPath: content, isDirectory: true))) }
+        let root = ContentRoot.locate() ?? ContentRoot(URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+        return ContentLibrary(root: root)
+    }
+}
+
+/// Prints an engine error for people and exits 1.
+func fail(_ error: EngineError) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(error.description) [\(error.code)]\n".utf8))
+    return ExitCode(1)
 }

@@ -6,12 +6,22 @@ import ReflectEngine
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run a flow interactively, or drive it with answers (machine interface).")
+        abstract: "Run a flow interactively, or drive it with answers (machine interface).",
+        discussion: """
+            FLOW is a flow id (reflection.negative), a family with --mood (reflection --mood bad), \
+            or a path to a .lua file. At a prompt, type :back, :skip, :keep or :quit.
+            """)
 
-    @Argument(help: "A flow id (demo.check-in) or a path to a .lua flow file.")
+    @Argument(help: "A flow id, a family such as 'reflection' (with --mood), or a path to a .lua file.")
     var flow: String
 
     @OptionGroup var contentOptions: ContentOptions
+
+    @Option(help: "The mood before the flow: horrible, bad, average, good or great.")
+    var mood: Mood?
+
+    @Option(help: "Locale tag (en, de, es, fr, ja, ko, pt-BR); falls back along tag → language → en.")
+    var locale: String = "en"
 
     @Option(help: "Read answers from FILE (one JSON value per line; '-' for stdin) instead of asking.")
     var answers: String?
@@ -28,15 +38,7 @@ struct Run: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument { case text, jsonl }
 
     func run() throws {
-        let printer = EventPrinter(format: format)
-        let root: ContentRoot
-        if let dir = contentOptions.content {
-            root = ContentRoot(URL(fileURLWithPath: dir, isDirectory: true))
-        } else if let found = ContentRoot.locate() {
-            root = found
-        } else {
-            root = ContentRoot(URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-        }
+        let library = contentOptions.library
         var clock = FlowClock.system()
         if let now {
             guard let parsed = FlowClock(iso8601: now) else {
@@ -44,27 +46,31 @@ struct Run: ParsableCommand {
             }
             clock = parsed
         }
-        let options = SessionOptions(clock: clock, seed: seed, log: { line in
-            FileHandle.standardError.write(Data("[flow] \(line)\n".utf8))
-        })
         let input: AnswerSource
         do {
             input = try AnswerSource(path: answers)
         } catch {
             throw ValidationError("cannot read answers from \(answers ?? "-"): \(error.localizedDescription)")
         }
+        let options = SessionOptions(mood: mood, clock: clock, seed: seed, log: { line in
+            FileHandle.standardError.write(Data("[flow] \(line)\n".utf8))
+        })
+        let printer = EventPrinter(format: format, interactive: answers == nil)
 
         do {
-            let source = try FlowCatalog(root: root).source(for: flow)
-            let session = try FlowSession.open(source, options: options)
+            let language = try library.language(for: locale)
+            let source = try library.catalog.source(for: flow, mood: mood)
+            let session = try FlowSession.open(source, language: language, options: options)
+            printer.begin(session.definition, language: language)
             printer.print(session.openingEvents)
             while let prompt = session.current {
-                guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop, resumable
+                guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop
                 switch next {
                 case .failure(let e):
                     printer.print([.error(code: "answers.invalid", message: e.description, file: answers, line: input.lineNumber)])
                     throw ExitCode(1)
                 case .success(.command(.quit)):
+                    printer.note("Stopped. Your answers so far are kept in this run only until sessions are stored.")
                     return
                 case .success(let answer):
                     printer.print(try session.submit(answer))
@@ -76,6 +82,8 @@ struct Run: ParsableCommand {
         }
     }
 }
+
+extension Mood: ExpressibleByArgument {}
 
 /// Where answers come from: a JSONL file or stdin, or a person at the terminal.
 final class AnswerSource {
@@ -107,6 +115,7 @@ final class AnswerSource {
     /// The next answer, or nil when input ended.
     func next(for prompt: Prompt, printer: EventPrinter) -> Result<AnswerInput, AnswerLineError>? {
         while true {
+            if !machine { printer.ask() }
             guard let line = readLine() else { return nil }
             lineNumber += 1
             if machine {
@@ -115,8 +124,8 @@ final class AnswerSource {
                     return .failure(AnswerLineError(reason: "line \(lineNumber): \(error.reason)"))
                 }
             }
-            if line == ":quit" { return .success(.command(.quit)) }
-            return .success(.text(line))
+            if let typed = TypedAnswer.parse(line, for: prompt) { return .success(typed) }
+            printer.note(TypedAnswer.help)
         }
     }
 }

@@ -3,6 +3,7 @@
 -- start until the reflection flows land.
 return flow {
   id = "demo.check-in",
+  title = "demo.checkin.title",
   version = 1,
   total = 4,
   run = function(s)

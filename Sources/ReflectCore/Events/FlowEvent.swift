@@ -1,17 +1,20 @@
 /// What a running flow tells its host: the machine interface's events
 /// (`reflect run --format jsonl` prints one per line; an app gets the same
-/// values from the library). Encoded with an `"event"` field naming the case.
+/// values from the library). Encoded with an `"event"` field naming the
+/// case; docs/events.md is the schema.
 public enum FlowEvent: Sendable, Equatable {
-    /// A question waiting for an answer. `index` is the 1-based number of the
-    /// question (message steps keep the previous question's number); `total`
-    /// is the flow's declared number of questions, when it declares one.
+    /// A question waiting for an answer.
     case prompt(Prompt)
+    /// A soft hint about the answer just given (never blocks).
+    case probe(step: StepID, text: String)
+    /// The distortion the flow detected in an answer.
+    case distortion(step: StepID, type: DistortionType)
     /// The answer was not taken; the same prompt stands.
-    case invalid(step: StepID, message: String)
+    case invalid(step: StepID, code: String, message: String)
     /// The answer was recorded (after it is durable, once storage exists).
     case saved(session: String, step: StepID)
     /// The flow finished.
-    case done(session: String)
+    case done(DoneSummary)
     /// The flow failed. `code` is stable (see docs/events.md).
     case error(code: String, message: String, file: String?, line: Int?)
 }
@@ -20,24 +23,64 @@ public enum FlowEvent: Sendable, Equatable {
 public struct Prompt: Sendable, Equatable {
     public var session: String
     public var step: StepID
+    /// 1-based number of this question among those that count for progress;
+    /// 0 before the first (a pre-intensity, say).
     public var index: Int
+    /// The flow's declared number of counted questions.
     public var total: Int?
     public var kind: PromptKind
     public var text: String
+    public var options: [PromptOption]
+    /// A short help line (e.g. what 0 and 10 mean).
+    public var hint: String?
+    /// The earlier answer to this step, set aside by going back; `keep`
+    /// accepts it.
+    public var draft: AnswerValue?
+    /// Whether `skip` is refused.
+    public var required: Bool
+    /// Whether this step counts in progress.
+    public var counted: Bool
 
-    public init(session: String, step: StepID, index: Int, total: Int?, kind: PromptKind, text: String) {
+    public init(session: String, step: StepID, index: Int, total: Int?, kind: PromptKind, text: String,
+                options: [PromptOption] = [], hint: String? = nil, draft: AnswerValue? = nil,
+                required: Bool = true, counted: Bool = true) {
         self.session = session
         self.step = step
         self.index = index
         self.total = total
         self.kind = kind
         self.text = text
+        self.options = options
+        self.hint = hint
+        self.draft = draft
+        self.required = required
+        self.counted = counted
+    }
+
+    public var shape: PromptShape {
+        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required)
+    }
+}
+
+/// What `done` reports: the intensity before and after (steps `pre` and
+/// `post`), and the change.
+public struct DoneSummary: Sendable, Equatable {
+    public var session: String
+    public var pre: Int?
+    public var post: Int?
+    public var delta: Int? { pre.flatMap { p in post.map { $0 - p } } }
+
+    public init(session: String, pre: Int?, post: Int?) {
+        self.session = session
+        self.pre = pre
+        self.post = post
     }
 }
 
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
-        case event, session, step, index, total, kind, text, message, code, file, line
+        case event, session, step, index, total, kind, text, options, hint, draft, required, type, message, code, file, line
+        case pre, post, delta
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -51,17 +94,33 @@ extension FlowEvent: Encodable {
             try c.encodeIfPresent(p.total, forKey: .total)
             try c.encode(p.kind, forKey: .kind)
             try c.encode(p.text, forKey: .text)
-        case .invalid(let step, let message):
+            if !p.options.isEmpty { try c.encode(p.options, forKey: .options) }
+            try c.encodeIfPresent(p.hint, forKey: .hint)
+            try c.encodeIfPresent(p.draft, forKey: .draft)
+            try c.encode(p.required, forKey: .required)
+        case .probe(let step, let text):
+            try c.encode("probe", forKey: .event)
+            try c.encode(step, forKey: .step)
+            try c.encode(text, forKey: .text)
+        case .distortion(let step, let type):
+            try c.encode("distortion", forKey: .event)
+            try c.encode(step, forKey: .step)
+            try c.encode(type, forKey: .type)
+        case .invalid(let step, let code, let message):
             try c.encode("invalid", forKey: .event)
             try c.encode(step, forKey: .step)
+            try c.encode(code, forKey: .code)
             try c.encode(message, forKey: .message)
         case .saved(let session, let step):
             try c.encode("saved", forKey: .event)
             try c.encode(session, forKey: .session)
             try c.encode(step, forKey: .step)
-        case .done(let session):
+        case .done(let d):
             try c.encode("done", forKey: .event)
-            try c.encode(session, forKey: .session)
+            try c.encode(d.session, forKey: .session)
+            try c.encodeIfPresent(d.pre, forKey: .pre)
+            try c.encodeIfPresent(d.post, forKey: .post)
+            try c.encodeIfPresent(d.delta, forKey: .delta)
         case .error(let code, let message, let file, let line):
             try c.encode("error", forKey: .event)
             try c.encode(code, forKey: .code)

@@ -1,87 +1,178 @@
 import Foundation
 
-/// What a person (or a test, or an app) submits for the current prompt,
+/// What a person (or a test, or an app) submits at the current prompt,
 /// before validation: the machine interface's answer line, decoded.
 public enum AnswerInput: Sendable, Equatable {
     case text(String)
     case number(Double)
     case boolean(Bool)
-    /// `{"done": true}` / `{"ack": true}`: acknowledges a message or action.
+    /// `{"choose": "id"}`
+    case choose(String)
+    /// `{"choose": ["a", "b"]}`
+    case chooseMany([String])
+    /// `{"checklist": {"item": "done"}}` (marks still unvalidated)
+    case checklist([String: String])
+    /// `{"done": true}` / `{"ack": true}`: a message read, an action done.
     case acknowledge
     case command(SessionCommand)
 }
 
-/// Session-level commands a person can give at any prompt.
+/// Commands a person can give at any prompt.
 public enum SessionCommand: String, Sendable, Equatable, CaseIterable {
+    /// Go back to the previous question; its answer becomes a draft.
+    case back
+    /// Skip this question (only when it is optional).
+    case skip
+    /// Keep the draft offered with this prompt as the answer.
+    case keep
     /// Leave now; the session stays resumable.
     case quit
 }
 
-/// Why an answer was not taken. The same prompt stands.
+/// Why an answer was not taken; the same prompt stands. `code` is stable
+/// (it keys the localised message `invalid.<code>`).
 public struct InvalidAnswer: Error, Sendable, Equatable {
+    public var code: String
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ code: String, _ message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
-extension PromptKind {
+/// Everything validation needs to know about a prompt.
+public struct PromptShape: Sendable, Equatable {
+    public var kind: PromptKind
+    /// Option ids (choices) or item ids (checklist), in order.
+    public var optionIDs: [String]
+    /// Whether `skip` is refused.
+    public var required: Bool
+
+    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true) {
+        self.kind = kind
+        self.optionIDs = optionIDs
+        self.required = required
+    }
+
     /// The range an intensity answer must fall in.
     public static let intensityRange = 0...10
 
-    /// Validates an answer for this kind of prompt.
+    /// Validates an answer (commands other than `skip` are handled by the
+    /// session, not here).
     ///
-    /// Text accepts any string up to ``SessionSave/maxTextBytes``; intensity
-    /// a whole number 0–10 (a numeric string such as "7" counts, "abc",
-    /// 11 or 7.5 do not); yes/no a boolean or yes/no words; a message only an
-    /// acknowledgement (or any text, for terminals where Enter is the answer).
+    /// Text takes any string up to ``SessionSave/maxTextBytes``; intensity a
+    /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
+    /// 7.5 do not); yes/no a boolean or yes/no words; a choice a known option
+    /// id (or its 1-based number as text); multi-choice distinct known ids;
+    /// a checklist a mark for every item; message and action an
+    /// acknowledgement.
     public func validate(_ input: AnswerInput) -> Result<AnswerValue, InvalidAnswer> {
-        switch (self, input) {
+        if case .command(.skip) = input {
+            return required ? .failure(InvalidAnswer("required", "This question needs an answer.")) : .success(.skipped)
+        }
+        switch (kind, input) {
         case (_, .command):
-            return .failure(InvalidAnswer("a command is not an answer"))
+            return .failure(InvalidAnswer("command", "That command cannot be used here."))
         case (.text, .text(let s)):
             guard s.utf8.count <= SessionSave.maxTextBytes else {
-                return .failure(InvalidAnswer("That is longer than \(SessionSave.maxTextBytes) bytes; please shorten it."))
+                return .failure(InvalidAnswer("too_long", "That is longer than \(SessionSave.maxTextBytes) bytes; please shorten it."))
             }
             return .success(.text(s))
         case (.text, _):
-            return .failure(InvalidAnswer("Please answer in words."))
+            return .failure(InvalidAnswer("text_expected", "Please answer in words."))
         case (.intensity, .number(let d)):
-            return PromptKind.intensity(d)
+            return PromptShape.intensity(d)
         case (.intensity, .text(let s)):
-            guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else {
-                return .failure(InvalidAnswer("Please enter a whole number from 0 to 10."))
-            }
-            return PromptKind.intensity(d)
+            guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else { return PromptShape.intensity(.nan) }
+            return PromptShape.intensity(d)
         case (.intensity, _):
-            return .failure(InvalidAnswer("Please enter a whole number from 0 to 10."))
+            return PromptShape.intensity(.nan)
         case (.yesNo, .boolean(let b)):
             return .success(.boolean(b))
         case (.yesNo, .text(let s)):
             switch s.trimmingCharacters(in: .whitespaces).lowercased() {
             case "y", "yes", "true": return .success(.boolean(true))
             case "n", "no", "false": return .success(.boolean(false))
-            default: return .failure(InvalidAnswer("Please answer yes or no."))
+            default: return .failure(InvalidAnswer("yes_no", "Please answer yes or no."))
             }
         case (.yesNo, _):
-            return .failure(InvalidAnswer("Please answer yes or no."))
-        case (.message, .acknowledge), (.message, .text):
+            return .failure(InvalidAnswer("yes_no", "Please answer yes or no."))
+        case (.singleChoice, .choose(let id)), (.singleChoice, .text(let id)):
+            guard let id = resolve(id) else { return .failure(unknownOption) }
+            return .success(.choice(id))
+        case (.singleChoice, _):
+            return .failure(unknownOption)
+        case (.multiChoice, .chooseMany(let ids)):
+            return choices(ids)
+        case (.multiChoice, .choose(let id)):
+            return choices([id])
+        case (.multiChoice, .text(let s)):
+            return choices(s.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init))
+        case (.multiChoice, _):
+            return .failure(unknownOption)
+        case (.checklist, .checklist(let raw)):
+            var marks: [String: ChecklistMark] = [:]
+            for (item, mark) in raw {
+                guard optionIDs.contains(item) else { return .failure(InvalidAnswer("checklist_item", "'\(item)' is not on this checklist.")) }
+                guard let m = ChecklistMark(rawValue: mark) else {
+                    return .failure(InvalidAnswer("checklist_mark", "Mark each item done, partly or skip."))
+                }
+                marks[item] = m
+            }
+            guard marks.count == optionIDs.count else {
+                return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
+            }
+            return .success(.checklist(marks))
+        case (.checklist, _):
+            return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
+        case (.action, .acknowledge), (.message, .acknowledge), (.message, .text):
             return .success(.acknowledged)
-        case (.message, _):
-            return .failure(InvalidAnswer("Press Enter to continue."))
+        case (.action, .text(let s)) where s.trimmingCharacters(in: .whitespaces).isEmpty || s.lowercased() == "done":
+            return .success(.acknowledged)
+        case (.action, _), (.message, _):
+            return .failure(InvalidAnswer("ack_expected", "Press Enter (or answer {\"done\": true}) when you are done."))
         }
     }
 
-    /// Whether a stored answer fits this kind (used when replaying a save).
+    /// Whether a stored answer still fits this prompt (replaying a save or
+    /// offering a draft after the flow changed).
     public func accepts(_ value: AnswerValue) -> Bool {
-        switch (self, value) {
-        case (.text, .text), (.yesNo, .boolean), (.message, .acknowledged): return true
-        case (.intensity, .integer(let i)): return PromptKind.intensityRange.contains(i)
+        switch (kind, value) {
+        case (_, .skipped): return !required
+        case (.text, .text), (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return true
+        case (.intensity, .integer(let i)): return PromptShape.intensityRange.contains(i)
+        case (.singleChoice, .choice(let id)): return optionIDs.contains(id)
+        case (.multiChoice, .choices(let ids)): return Set(ids).isSubset(of: optionIDs) && Set(ids).count == ids.count
+        case (.checklist, .checklist(let marks)): return Set(marks.keys) == Set(optionIDs)
         default: return false
         }
     }
 
+    private var unknownOption: InvalidAnswer {
+        InvalidAnswer("choice_unknown", "Please choose one of: \(optionIDs.joined(separator: ", ")).")
+    }
+
+    /// An option id, or its 1-based number typed as text.
+    private func resolve(_ raw: String) -> String? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if optionIDs.contains(s) { return s }
+        if let n = Int(s), n >= 1, n <= optionIDs.count { return optionIDs[n - 1] }
+        return nil
+    }
+
+    private func choices(_ raw: [String]) -> Result<AnswerValue, InvalidAnswer> {
+        var ids: [String] = []
+        for r in raw where !r.isEmpty {
+            guard let id = resolve(r) else { return .failure(unknownOption) }
+            if !ids.contains(id) { ids.append(id) }
+        }
+        if ids.isEmpty && required { return .failure(InvalidAnswer("required", "Please choose at least one.")) }
+        return .success(.choices(ids))
+    }
+
     private static func intensity(_ d: Double) -> Result<AnswerValue, InvalidAnswer> {
         guard d.isFinite, d == d.rounded(), d >= Double(intensityRange.lowerBound), d <= Double(intensityRange.upperBound)
-        else { return .failure(InvalidAnswer("Please enter a whole number from 0 to 10.")) }
+        else { return .failure(InvalidAnswer("intensity_range", "Please enter a whole number from 0 to 10.")) }
         return .success(.integer(Int(d)))
     }
 }

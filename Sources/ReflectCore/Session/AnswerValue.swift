@@ -1,45 +1,77 @@
 /// A validated answer, as stored in a session's answer log.
+///
+/// JSON: text is a string, intensity an integer, yes/no a boolean,
+/// `{"choice": "id"}`, `{"choices": ["a", "b"]}`,
+/// `{"checklist": {"item": "done" | "partly" | "skip"}}`, `{"ack": true}` for
+/// a message or action, `{"skipped": true}` for a skipped optional step.
 public enum AnswerValue: Hashable, Sendable {
     case text(String)
     case integer(Int)
     case boolean(Bool)
-    /// The acknowledgement of a message step.
+    case choice(String)
+    case choices([String])
+    case checklist([String: ChecklistMark])
+    /// A message read, or an action done.
     case acknowledged
+    /// An optional step the person skipped.
+    case skipped
 }
 
 extension AnswerValue: Codable {
-    private enum CodingKeys: String, CodingKey { case ack }
+    private enum Keys: String, CodingKey { case ack, choice, choices, checklist, skipped }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
         if let b = try? c.decode(Bool.self) {
             self = .boolean(b)
-        } else if let i = try? c.decode(Int.self) {
+            return
+        }
+        if let i = try? c.decode(Int.self) {
             self = .integer(i)
-        } else if let s = try? c.decode(String.self) {
+            return
+        }
+        if let s = try? c.decode(String.self) {
             self = .text(s)
-        } else if let o = try? decoder.container(keyedBy: CodingKeys.self), (try? o.decode(Bool.self, forKey: .ack)) == true {
+            return
+        }
+        let bad = DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
+            "an answer must be text, an integer, a boolean, {\"choice\"}, {\"choices\"}, {\"checklist\"}, {\"ack\": true} or {\"skipped\": true}"))
+        guard let o = try? decoder.container(keyedBy: Keys.self), o.allKeys.count == 1, let key = o.allKeys.first else { throw bad }
+        switch key {
+        case .ack:
+            guard try o.decode(Bool.self, forKey: .ack) else { throw bad }
             self = .acknowledged
-        } else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "an answer must be text, an integer, a boolean or {\"ack\": true}"))
+        case .skipped:
+            guard try o.decode(Bool.self, forKey: .skipped) else { throw bad }
+            self = .skipped
+        case .choice: self = .choice(try o.decode(String.self, forKey: .choice))
+        case .choices: self = .choices(try o.decode([String].self, forKey: .choices))
+        case .checklist: self = .checklist(try o.decode([String: ChecklistMark].self, forKey: .checklist))
         }
     }
 
     public func encode(to encoder: Encoder) throws {
+        var single = encoder.singleValueContainer()
+        var keyed: KeyedEncodingContainer<Keys> { encoder.container(keyedBy: Keys.self) }
         switch self {
-        case .text(let s):
-            var c = encoder.singleValueContainer()
-            try c.encode(s)
-        case .integer(let i):
-            var c = encoder.singleValueContainer()
-            try c.encode(i)
-        case .boolean(let b):
-            var c = encoder.singleValueContainer()
-            try c.encode(b)
+        case .text(let s): try single.encode(s)
+        case .integer(let i): try single.encode(i)
+        case .boolean(let b): try single.encode(b)
+        case .choice(let id):
+            var k = keyed
+            try k.encode(id, forKey: .choice)
+        case .choices(let ids):
+            var k = keyed
+            try k.encode(ids, forKey: .choices)
+        case .checklist(let marks):
+            var k = keyed
+            try k.encode(marks, forKey: .checklist)
         case .acknowledged:
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(true, forKey: .ack)
+            var k = keyed
+            try k.encode(true, forKey: .ack)
+        case .skipped:
+            var k = keyed
+            try k.encode(true, forKey: .skipped)
         }
     }
 }

@@ -1,11 +1,40 @@
 /// What a prompt asks for, and so which answers are legal.
 public enum PromptKind: String, Sendable, Codable, CaseIterable {
-    /// Free text. Any string, empty allowed unless the step requires text.
+    /// Free text.
     case text
-    /// An integer 0–10 (pre/post intensity).
+    /// A whole number 0–10 (pre/post intensity, hunger, energy …).
     case intensity
     /// `true` or `false`.
     case yesNo = "yes_no"
-    /// Read-only text; the answer is an acknowledgement.
+    /// Exactly one option id.
+    case singleChoice = "single_choice"
+    /// Zero or more distinct option ids (at least one when required).
+    case multiChoice = "multi_choice"
+    /// Every item marked done, partly or skip.
+    case checklist
+    /// Something to do (breathing, a timer) confirmed with "Done".
+    case action
+    /// Read-only text, acknowledged to go on.
     case message
+
+    /// Whether a step of this kind counts in "2/5" progress by default.
+    public var countsAsQuestion: Bool { self != .message }
+}
+
+/// How a checklist item went.
+public enum ChecklistMark: String, Sendable, Codable, CaseIterable {
+    case done, partly, skip
+}
+
+/// One option of a choice prompt, or one item of a checklist.
+public struct PromptOption: Sendable, Equatable, Codable {
+    /// Stable id (answers store it, never the text).
+    public var id: String
+    /// The text shown, in the session's locale.
+    public var text: String
+
+    public init(id: String, text: String) {
+        self.id = id
+        self.text = text
+    }
 }

@@ -21,18 +21,29 @@ public struct SessionSave: Sendable, Equatable, Codable {
     public var seed: UInt64
     /// The injected clock, ISO-8601 with offset.
     public var now: String
+    /// The locale the session runs in (its fallback chain follows).
+    public var locale: String
+    /// The mood logged before the flow, if any.
+    public var mood: Mood?
+    /// The answer log, in the order the questions were answered.
     public var answers: [RecordedAnswer]
+    /// Answers set aside by going back, offered again when their step returns.
+    public var drafts: [RecordedAnswer]
 
-    public init(flow: String, flowVersion: Int, seed: UInt64, now: String, answers: [RecordedAnswer] = []) {
+    public init(flow: String, flowVersion: Int, seed: UInt64, now: String, locale: String = "en", mood: Mood? = nil,
+                answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = []) {
         self.format = SessionSave.currentFormat
         self.flow = flow
         self.flowVersion = flowVersion
         self.seed = seed
         self.now = now
+        self.locale = locale
+        self.mood = mood
         self.answers = answers
+        self.drafts = drafts
     }
 
-    private enum CodingKeys: String, CodingKey { case format, flow, flowVersion, seed, now, answers }
+    private enum CodingKeys: String, CodingKey { case format, flow, flowVersion, seed, now, locale, mood, answers, drafts }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -50,7 +61,10 @@ public struct SessionSave: Sendable, Equatable, Codable {
             seed = try c.decode(UInt64.self, forKey: .seed)
         }
         now = try c.decode(String.self, forKey: .now)
+        locale = try c.decodeIfPresent(String.self, forKey: .locale) ?? "en"
+        mood = try c.decodeIfPresent(Mood.self, forKey: .mood)
         answers = try c.decode([RecordedAnswer].self, forKey: .answers)
+        drafts = try c.decodeIfPresent([RecordedAnswer].self, forKey: .drafts) ?? []
     }
 
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
@@ -83,17 +97,38 @@ public struct SessionSave: Sendable, Equatable, Codable {
         guard answers.count <= SessionSave.maxAnswers else {
             throw SaveValidationError(field: "answers", reason: "\(answers.count) answers (at most \(SessionSave.maxAnswers))")
         }
+        guard drafts.count <= SessionSave.maxAnswers else {
+            throw SaveValidationError(field: "drafts", reason: "\(drafts.count) drafts (at most \(SessionSave.maxAnswers))")
+        }
+        guard locale.utf8.count <= 35, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+            throw SaveValidationError(field: "locale", reason: "not a locale tag")
+        }
         guard FlowClock(iso8601: now) != nil else {
             throw SaveValidationError(field: "now", reason: "not an ISO-8601 date with offset")
         }
-        var seen = Set<StepID>()
-        for (i, a) in answers.enumerated() {
-            if case .text(let s) = a.value, s.utf8.count > SessionSave.maxTextBytes {
-                throw SaveValidationError(field: "answers[\(i)].value", reason: "text longer than \(SessionSave.maxTextBytes) bytes")
+        for (list, entries) in [("answers", answers), ("drafts", drafts)] {
+            var seen = Set<StepID>()
+            for (i, a) in entries.enumerated() {
+                try SessionSave.checkSize(a.value, field: "\(list)[\(i)].value")
+                guard seen.insert(a.step).inserted else {
+                    throw SaveValidationError(field: "\(list)[\(i)].step", reason: "step '\(a.step)' appears twice")
+                }
             }
-            guard seen.insert(a.step).inserted else {
-                throw SaveValidationError(field: "answers[\(i)].step", reason: "step '\(a.step)' answered twice")
-            }
+        }
+    }
+
+    private static func checkSize(_ value: AnswerValue, field: String) throws(SaveValidationError) {
+        switch value {
+        case .text(let s) where s.utf8.count > maxTextBytes:
+            throw SaveValidationError(field: field, reason: "text longer than \(maxTextBytes) bytes")
+        case .choice(let id) where id.utf8.count > 64:
+            throw SaveValidationError(field: field, reason: "option id too long")
+        case .choices(let ids) where ids.count > 100 || ids.contains { $0.utf8.count > 64 }:
+            throw SaveValidationError(field: field, reason: "too many or too long option ids")
+        case .checklist(let marks) where marks.count > 100 || marks.keys.contains { $0.utf8.count > 64 }:
+            throw SaveValidationError(field: field, reason: "too many or too long checklist items")
+        default:
+            return
         }
     }
 }

@@ -13,7 +13,22 @@ public struct FlowCatalog: Sendable {
     public init(root: ContentRoot) { self.root = root }
 
     /// Resolves what a person typed after `reflect run`: a path to a `.lua`
-    /// file, or a flow id.
+    /// file, a flow id, or a family (`reflection`) plus a mood, which picks
+    /// the family's flow that lists that mood in `moods`.
+    public func source(for spec: String, mood: Mood?) throws(EngineError) -> FlowSource {
+        if let mood, !spec.contains("/"), !spec.hasSuffix(".lua") {
+            let prefix = spec + "."
+            for (name, result) in all() {
+                guard case .success(let def) = result, def.id.hasPrefix(prefix), def.moods.contains(mood) else { continue }
+                return try FlowSource.read(root.url.appendingPathComponent(name), displayName: name)
+            }
+            if !spec.contains(".") {
+                throw .flowNotFound("\(spec) for mood '\(mood.rawValue)'", searched: root.displayName(for: root.flowsDirectory) + "/")
+            }
+        }
+        return try source(for: spec)
+    }
+
     public func source(for spec: String) throws(EngineError) -> FlowSource {
         if spec.hasSuffix(".lua") || spec.contains("/") {
             let url = URL(fileURLWithPath: spec, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
@@ -35,24 +50,28 @@ public struct FlowCatalog: Sendable {
 
     /// Runs a flow file's top level (not its `run`) and returns its id.
     public static func declaredID(of source: FlowSource) throws(EngineError) -> String {
-        let session = try FlowSession.definitionOnly(source)
-        return session.id
+        try FlowSession.definitionOnly(source).id
+    }
+
+    /// Every flow file that loads, with its definition; files that fail are
+    /// returned as errors beside them.
+    public func all() -> [(name: String, result: Result<FlowDefinition, EngineError>)] {
+        root.flowFiles().map { file in
+            let result = Result { () throws(EngineError) -> FlowDefinition in
+                try FlowSession.definitionOnly(try FlowSource.read(file.url, displayName: file.name))
+            }
+            return (file.name, result)
+        }
     }
 }
 
 extension FlowSession {
     /// Loads a flow file far enough to read its definition, without starting it.
     static func definitionOnly(_ source: FlowSource) throws(EngineError) -> FlowDefinition {
-        final class NoHost: FlowAPI.Host {
-            let clock = FlowClock(date: Date(timeIntervalSince1970: 0), utcOffsetSeconds: 0)
-            func prompt(_ step: StepID, kind: PromptKind, text: String) throws(LuaHostError) {}
-            func random(in range: ClosedRange<Int64>) -> Int64 { range.lowerBound }
-        }
-        let host = NoHost()
         do {
             let lua = try LuaState()
             defer { lua.close() }
-            try FlowAPI.install(in: lua, host: host)
+            try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
             return try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
         } catch let e as LuaError {

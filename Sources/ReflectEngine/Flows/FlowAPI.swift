@@ -1,86 +1,200 @@
 import LuaHost
 import ReflectCore
 
-/// The Lua API a flow sees (documented in docs/flow-api.md):
+/// The Lua API a flow sees; docs/flow-api.md is its reference.
 ///
-/// - `flow { id, version, run [, total] }` — declares the flow; checks its
-///   fields where the author wrote them.
-/// - in `run(s)`: `s:ask`, `s:intensity`, `s:yesno`, `s:message` — each takes
-///   `{ id = "step_id", text = "..." }`, shows one prompt and returns the
-///   validated answer (string, integer 0–10, boolean, nil);
-///   `s:now()` — the injected clock's local time as a table;
-///   `s:random(m, n)` — a seeded integer in [m, n].
+/// - `flow { id, version, run [, title, moods, total] }` declares the flow.
+/// - In `run(s)`, prompts: `s:ask`, `s:intensity`, `s:yesno`, `s:choose`,
+///   `s:choose_many`, `s:checklist`, `s:action`, `s:message`. Each takes
+///   `{ id, text [, args, fallback, options | items, hint, required,
+///   progress, probe] }`, shows one prompt, and returns the validated answer
+///   (nil when skipped).
+/// - Helpers: `s:quote(text)`, `s:text(key, ...)`, `s:distortion(text)`,
+///   `s:mood()`, `s:locale()`, `s:now()`, `s:random(m, n)`.
 ///
-/// The session table is read-only. Everything here runs under the sandbox's
-/// per-call budget.
+/// `text`, `fallback`, option texts and `hint` are locale keys when they
+/// look like one (`reflection.negative.q1`); a key missing from every
+/// locale in the chain is an error at the calling line, never a raw key on
+/// screen. Anything else (with spaces) is literal text.
 struct FlowAPI {
-    /// Receives prompts and serves clock and random draws for one session.
+    /// One prompt, resolved: text rendered in the session's language.
+    struct PromptSpec {
+        var step: StepID
+        var kind: PromptKind
+        var text: String
+        var options: [PromptOption]
+        var hint: String?
+        var required: Bool
+        var counted: Bool
+        var probe: Bool
+    }
+
+    /// What the API needs from a running session.
     protocol Host: AnyObject {
-        func prompt(_ step: StepID, kind: PromptKind, text: String) throws(LuaHostError)
+        var language: Language { get }
         var clock: FlowClock { get }
+        var mood: Mood? { get }
+        func prompt(_ spec: PromptSpec) throws(LuaHostError)
         func random(in range: ClosedRange<Int64>) -> Int64
+        /// Detects and records (as an event, when live) a distortion.
+        func distortion(in text: String) -> DistortionType
     }
 
     static let sessionModule = "reflect.session"
 
-    /// Defines `flow` (global) and the session table (module
-    /// `reflect.session`) in `lua`.
-    static func install(in lua: LuaState, host: any Host) throws(LuaError) {
-        let flow = try lua.makeFunction("flow") { call in
+    /// Defines the global `flow`. Must precede loading a flow file (globals
+    /// are copied into each chunk's environment when it is loaded).
+    static func installDeclarations(in lua: LuaState) throws(LuaError) {
+        try lua.define("flow", .function(try lua.makeFunction("flow") { call in
             let def = try call.table(1)
-            guard let id = def["id"].stringValue, FlowDefinition.isValidID(id) else {
-                throw LuaHostError("flow: 'id' must be a dotted lowercase name such as \"reflection.negative\"")
-            }
-            guard let v = def["version"].integerValue, v >= 1 else {
-                throw LuaHostError("flow '\(id)': 'version' must be a positive integer")
-            }
-            guard def["run"].functionValue != nil else {
-                throw LuaHostError("flow '\(id)': 'run' must be a function(s)")
-            }
+            _ = try FlowDefinition.validate(def)
             return .values([.table(def)])
-        }
-        try lua.define("flow", .function(flow), .global)
+        }), .global)
+    }
 
+    /// Defines the read-only session table `s` (module `reflect.session`),
+    /// served by `host`. Needed only once the flow's `run` starts.
+    static func installSession(in lua: LuaState, host: any Host) throws(LuaError) {
         weak let weakHost = host
-        func promptFunction(_ name: String, _ kind: PromptKind) throws(LuaError) -> LuaFunction {
-            try lua.makeFunction(name) { call in
-                guard let host = weakHost else { throw LuaHostError("the session has ended") }
-                let spec = try call.table(2)
-                guard let raw = spec["id"].stringValue, let step = StepID(raw) else {
-                    throw LuaHostError("\(name): 'id' must be a step id (lowercase letters, digits, _ - .), got \(spec["id"].typeName)")
-                }
-                guard let text = spec["text"].stringValue, !text.isEmpty else {
-                    throw LuaHostError("\(name) '\(step)': 'text' must be a non-empty string")
-                }
-                try host.prompt(step, kind: kind, text: text)
+        func live() throws(LuaHostError) -> any Host {
+            guard let host = weakHost else { throw LuaHostError("the session has ended") }
+            return host
+        }
+        func prompt(_ name: String, _ kind: PromptKind) throws(LuaError) -> LuaValue {
+            .function(try lua.makeFunction(name) { call in
+                let host = try live()
+                try host.prompt(try spec(kind, call.table(2), host.language, function: name))
                 return .yield([])
-            }
+            })
         }
-        let now = try lua.makeFunction("now") { _ in
-            guard let host = weakHost else { throw LuaHostError("the session has ended") }
-            let t = host.clock.local
-            return .values([.table(LuaTable(named: [
-                "year": .integer(Int64(t.year)), "month": .integer(Int64(t.month)), "day": .integer(Int64(t.day)),
-                "hour": .integer(Int64(t.hour)), "minute": .integer(Int64(t.minute)),
-                "weekday": .integer(Int64(t.weekday)), "iso": .string(host.clock.iso8601),
-            ]))])
+        func helper(_ name: String, _ body: @escaping (LuaHostCall, any Host) throws -> LuaHostResult) throws(LuaError) -> LuaValue {
+            .function(try lua.makeFunction(name) { call in try body(call, try live()) })
         }
-        let random = try lua.makeFunction("random") { call in
-            guard let host = weakHost else { throw LuaHostError("the session has ended") }
-            let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
-            let m = try call.integer(2, in: bound), n = try call.integer(3, in: bound)
-            guard m <= n else { throw LuaHostError("random: interval is empty (\(m) > \(n))") }
-            return .values([.integer(host.random(in: m...n))])
-        }
+
         let session = LuaTable(named: [
-            "ask": .function(try promptFunction("ask", .text)),
-            "intensity": .function(try promptFunction("intensity", .intensity)),
-            "yesno": .function(try promptFunction("yesno", .yesNo)),
-            "message": .function(try promptFunction("message", .message)),
-            "now": .function(now),
-            "random": .function(random),
+            "ask": try prompt("ask", .text),
+            "intensity": try prompt("intensity", .intensity),
+            "yesno": try prompt("yesno", .yesNo),
+            "choose": try prompt("choose", .singleChoice),
+            "choose_many": try prompt("choose_many", .multiChoice),
+            "checklist": try prompt("checklist", .checklist),
+            "action": try prompt("action", .action),
+            "message": try prompt("message", .message),
+            "quote": try helper("quote") { call, _ in
+                .values([.string(Quote.excerpt(call.argument(2).stringValue ?? ""))])
+            },
+            "text": try helper("text") { call, host in
+                let key = try call.string(2)
+                let args = call.arguments.dropFirst(2).map { $0.stringValue ?? "" }
+                return .values([.string(try render(key, args: Array(args), fallback: nil, host.language, field: "text"))])
+            },
+            "distortion": try helper("distortion") { call, host in
+                .values([.string(host.distortion(in: call.argument(2).stringValue ?? "").rawValue)])
+            },
+            "mood": try helper("mood") { _, host in .values([host.mood.map { .string($0.rawValue) } ?? .nil]) },
+            "locale": try helper("locale") { _, host in .values([.string(host.language.tag)]) },
+            "now": try helper("now") { _, host in
+                let t = host.clock.local
+                return .values([.table(LuaTable(named: [
+                    "year": .integer(Int64(t.year)), "month": .integer(Int64(t.month)), "day": .integer(Int64(t.day)),
+                    "hour": .integer(Int64(t.hour)), "minute": .integer(Int64(t.minute)),
+                    "weekday": .integer(Int64(t.weekday)), "iso": .string(host.clock.iso8601),
+                ]))])
+            },
+            "random": try helper("random") { call, host in
+                let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
+                let m = try call.integer(2, in: bound), n = try call.integer(3, in: bound)
+                guard m <= n else { throw LuaHostError("random: interval is empty (\(m) > \(n))") }
+                return .values([.integer(host.random(in: m...n))])
+            },
         ])
         try lua.define(sessionModule, .table(session), [.module, .readOnly])
+    }
+
+    // MARK: - Reading a prompt spec
+
+    static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String) throws(LuaHostError) -> PromptSpec {
+        guard let raw = t["id"].stringValue, let step = StepID(raw) else {
+            throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
+        }
+        guard let text = t["text"].stringValue, !text.isEmpty else {
+            throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
+        }
+        var args: [String] = []
+        for v in t["args"].tableValue?.sequence ?? [] {
+            switch v {
+            case .string(let s): args.append(Quote.excerpt(s))
+            case .nil: args.append("")
+            default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
+            }
+        }
+        let fallback = t["fallback"].stringValue
+        let rendered = try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text")
+
+        var options: [PromptOption] = []
+        let listField = kind == .checklist ? "items" : "options"
+        if [.singleChoice, .multiChoice, .checklist].contains(kind) {
+            guard let list = t[listField].tableValue?.sequence, !list.isEmpty else {
+                throw LuaHostError("\(function) '\(step)': '\(listField)' must be a list of { id = ..., text = ... }")
+            }
+            for item in list {
+                guard let o = item.tableValue, let id = o["id"].stringValue, StepID.isValid(id),
+                      let otext = o["text"].stringValue else {
+                    throw LuaHostError("\(function) '\(step)': each of '\(listField)' needs an id (lowercase) and a text")
+                }
+                guard !options.contains(where: { $0.id == id }) else {
+                    throw LuaHostError("\(function) '\(step)': option id '\(id)' appears twice")
+                }
+                options.append(PromptOption(id: id, text: try render(otext, args: [], fallback: nil, language, field: "option '\(id)'")))
+            }
+        }
+        var hint: String?
+        if let h = t["hint"].stringValue {
+            hint = try render(h, args: [], fallback: nil, language, field: "hint")
+        } else if kind == .intensity {
+            hint = language.localizer.string("intensity.hint")
+        }
+        let probe: Bool
+        switch t["probe"] {
+        case .nil: probe = false
+        case .string("specificity"): probe = true
+        default: throw LuaHostError("\(function) '\(step)': probe must be \"specificity\"")
+        }
+        return PromptSpec(step: step, kind: kind, text: rendered, options: options, hint: hint,
+                          required: t["required"].boolValue ?? true,
+                          counted: kind.countsAsQuestion && (t["progress"].boolValue ?? true),
+                          probe: probe)
+    }
+
+    /// A locale key or literal text, with its placeholders filled. When an
+    /// argument the template uses is empty, the `fallback` key's text is used
+    /// instead (the static version of the question).
+    static func render(_ textOrKey: String, args: [String], fallback: String?, _ language: Language, field: String) throws(LuaHostError) -> String {
+        let template = Template(try lookup(textOrKey, language, field: field))
+        let used = template.arguments
+        if let fallback, used.contains(where: { $0 > args.count || args[$0 - 1].isEmpty }) {
+            return Template(try lookup(fallback, language, field: "\(field) fallback")).render([])
+        }
+        return template.render(args)
+    }
+
+    private static func lookup(_ textOrKey: String, _ language: Language, field: String) throws(LuaHostError) -> String {
+        if let s = language.localizer.string(textOrKey) { return s }
+        if looksLikeKey(textOrKey) {
+            let where_ = language.localizer.chain.map { "locales/\($0.tag).yaml" }.joined(separator: ", ")
+            throw LuaHostError("\(field): unknown locale key '\(textOrKey)' (not in \(where_.isEmpty ? "any locale file" : where_))")
+        }
+        return textOrKey
+    }
+
+    /// `reflection.negative.q1`: lowercase words joined by dots, no spaces.
+    static func looksLikeKey(_ s: String) -> Bool {
+        s.contains(".") && !s.hasSuffix(".") && s.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+    }
+
+    private static func describe(_ v: LuaValue) -> String {
+        if case .string(let s) = v { return "'\(s.prefix(40))'" }
+        return v.typeName
     }
 
     /// Lua value a validated answer is returned to the flow as.
@@ -89,7 +203,11 @@ struct FlowAPI {
         case .text(let s): .string(s)
         case .integer(let i): .integer(Int64(i))
         case .boolean(let b): .boolean(b)
-        case .acknowledged: .nil
+        case .choice(let id): .string(id)
+        case .choices(let ids): .table(LuaTable(sequence: ids.map { .string($0) }))
+        case .checklist(let marks): .table(LuaTable(named: marks.mapValues { .string($0.rawValue) }))
+        case .acknowledged: .boolean(true)
+        case .skipped: .nil
         }
     }
 }

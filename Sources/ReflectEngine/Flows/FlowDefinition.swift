@@ -1,4 +1,5 @@
 import LuaHost
+import ReflectCore
 
 /// What a flow file declares with `return flow { ... }`.
 public struct FlowDefinition: Sendable, Equatable {
@@ -6,35 +7,61 @@ public struct FlowDefinition: Sendable, Equatable {
     public var id: String
     /// Bumped by authors when steps change; stored with every session.
     public var version: Int
-    /// Number of prompts a person sees, when the author declares it (drives
-    /// "3 of 5" progress).
+    /// Locale key (or text) of the flow's name, for `reflect flows`.
+    public var title: String?
+    /// Moods this flow is offered for (`reflect run reflection --mood bad`).
+    public var moods: [Mood]
+    /// Number of counted questions a person sees (drives "2/5" progress).
     public var total: Int?
     /// The file it came from (display name).
     public var file: String
     let run: LuaFunction
 
-    /// Reads the table a flow file returned. Errors name the file.
-    static func parse(_ value: LuaValue?, file: String) throws(EngineError) -> FlowDefinition {
-        guard let t = value?.tableValue else {
-            throw .invalidFlow(file: file, line: nil, message: "the file must end with `return flow { id = ..., version = ..., run = function(s) ... end }`")
-        }
-        guard let id = t["id"].stringValue, FlowDefinition.isValidID(id) else {
-            throw .invalidFlow(file: file, line: nil, message: "flow id must be a dotted lowercase name such as \"reflection.negative\"")
+    /// Checks a `flow { ... }` table; the message names the field at fault.
+    static func validate(_ t: LuaTable) throws(LuaHostError) -> (id: String, version: Int, title: String?, moods: [Mood], total: Int?, run: LuaFunction) {
+        guard let id = t["id"].stringValue, isValidID(id) else {
+            throw LuaHostError("flow: 'id' must be a dotted lowercase name such as \"reflection.negative\"")
         }
         guard let version = t["version"].integerValue, version >= 1, version <= Int64(Int32.max) else {
-            throw .invalidFlow(file: file, line: nil, message: "flow '\(id)': version must be a positive integer")
+            throw LuaHostError("flow '\(id)': 'version' must be a positive integer")
         }
-        guard let run = t["run"].functionValue else {
-            throw .invalidFlow(file: file, line: nil, message: "flow '\(id)': run must be a function(s)")
+        guard let run = t["run"].functionValue else { throw LuaHostError("flow '\(id)': 'run' must be a function(s)") }
+        var title: String?
+        if !t["title"].isNil {
+            guard let s = t["title"].stringValue else { throw LuaHostError("flow '\(id)': 'title' must be a locale key or text") }
+            title = s
+        }
+        var moods: [Mood] = []
+        if !t["moods"].isNil {
+            guard let list = t["moods"].tableValue?.sequence else { throw LuaHostError("flow '\(id)': 'moods' must be a list") }
+            for m in list {
+                guard let s = m.stringValue, let mood = Mood(rawValue: s) else {
+                    throw LuaHostError("flow '\(id)': unknown mood in 'moods' (use \(Mood.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                moods.append(mood)
+            }
         }
         var total: Int?
         if !t["total"].isNil {
             guard let n = t["total"].integerValue, n >= 1, n <= 1000 else {
-                throw .invalidFlow(file: file, line: nil, message: "flow '\(id)': total must be a positive integer")
+                throw LuaHostError("flow '\(id)': 'total' must be a positive integer")
             }
             total = Int(n)
         }
-        return FlowDefinition(id: id, version: Int(version), total: total, file: file, run: run)
+        return (id, Int(version), title, moods, total, run)
+    }
+
+    /// Reads the table a flow file returned.
+    static func parse(_ value: LuaValue?, file: String) throws(EngineError) -> FlowDefinition {
+        guard let t = value?.tableValue else {
+            throw .invalidFlow(file: file, line: nil, message: "the file must end with `return flow { id = ..., version = ..., run = function(s) ... end }`")
+        }
+        do {
+            let v = try validate(t)
+            return FlowDefinition(id: v.id, version: v.version, title: v.title, moods: v.moods, total: v.total, file: file, run: v.run)
+        } catch {
+            throw .invalidFlow(file: file, line: nil, message: error.message)
+        }
     }
 
     static func isValidID(_ id: String) -> Bool {

@@ -1,180 +1,186 @@
 import LuaHost
 import ReflectCore
 
-/// One person going through one flow: a coroutine in its own sandboxed
-/// state, driven one prompt at a time.
+/// One person going through one flow, one prompt at a time.
 ///
-/// Lifecycle: ``open(_:options:resuming:)`` compiles the flow, runs it up to
-/// its first prompt, or, with a save, replays the saved answers by step id
-/// and stops at the first unanswered prompt. Then ``current`` is the prompt
-/// waiting for an answer (nil once finished). ``submit(_:)`` validates an
-/// answer: an invalid one produces an `invalid` event and leaves the same
-/// prompt standing; a valid one is appended to ``save`` (a `saved` event)
-/// and the flow runs on to its next prompt or to `done`.
+/// Lifecycle: ``open(_:language:options:resuming:)`` compiles the flow and
+/// runs it to its first prompt, or, with a save, replays the saved answers
+/// by step id and stops at the first unanswered prompt. ``current`` is then
+/// the prompt waiting for an answer (nil once finished). ``submit(_:)``
+/// takes an answer or a command:
+/// - an invalid answer gives `[invalid]`; the same prompt stands;
+/// - a valid one is appended to ``save`` (`saved`), and the flow runs on:
+///   `[saved, probe?, distortion?, prompt | done]`;
+/// - `back` sets the previous answer aside as a draft and replays the flow
+///   up to that question, so later texts follow edited answers; a draft is
+///   offered again (``Prompt/draft``) when its step returns, and `keep`
+///   accepts it;
+/// - `skip` records a skip when the step is optional.
 ///
-/// Determinism: a flow sees only the injected clock and seeded random
-/// draws, so replaying the same answers reaches the same state.
+/// Determinism: a flow sees only the injected clock, the seeded random and
+/// its answers, so replaying the same answers reaches the same prompt.
 public final class FlowSession {
-    public let definition: FlowDefinition
+    public var definition: FlowDefinition { run.definition }
     public let sessionID: String
-    /// The answer log and everything needed to resume.
+    /// The answer log, drafts and everything needed to resume.
     public private(set) var save: SessionSave
     /// The prompt waiting for an answer; nil when finished.
     public private(set) var current: Prompt?
     public var isFinished: Bool { current == nil }
+    /// Distortions the flow detected, by the step whose answer it examined.
+    public var distortions: [StepID: DistortionType] { run.distortions }
 
-    private let lua: LuaState
-    private let coroutine: LuaCoroutine
-    private let bridge: Bridge
+    private let source: FlowSource
+    private let language: Language
+    private let options: SessionOptions
+    private var run: FlowRun
+    private var spec: FlowAPI.PromptSpec?
 
-    /// Opens a session on a flow source, replaying `save` if given.
-    /// - Throws: ``EngineError`` — `.lua` for syntax/runtime/budget/memory
-    ///   errors with file and line, `.invalidFlow` when the file does not
-    ///   declare a flow, `.flowChanged` when the save no longer fits it.
-    public static func open(_ source: FlowSource, options: SessionOptions, resuming save: SessionSave? = nil) throws(EngineError) -> FlowSession {
-        var options = options
+    /// Opens a session, replaying `save` if given.
+    /// - Throws: ``EngineError``: `.lua` (syntax, runtime, budget, memory,
+    ///   with file and line), `.invalidFlow`, `.flowChanged` when the save no
+    ///   longer fits the flow, `.invalidSave`.
+    public static func open(_ source: FlowSource, language: Language = .none, options: SessionOptions,
+                            resuming save: SessionSave? = nil) throws(EngineError) -> FlowSession {
         if let save {
             do { try save.validate() } catch { throw .invalidSave(error) }
-            options.seed = save.seed
-            if let clock = FlowClock(iso8601: save.now) { options.clock = clock }
         }
-        let bridge = Bridge(clock: options.clock, seed: options.seed)
-        let lua: LuaState
-        let definition: FlowDefinition
-        let coroutine: LuaCoroutine
-        do {
-            lua = try LuaState(limits: options.limits, seed: options.seed, print: options.log)
-            try FlowAPI.install(in: lua, host: bridge)
-            let chunk = try lua.load(source.text, as: source.name)
-            definition = try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
-            let boot = try lua.load("local run = ...\nreturn function() return run(require('\(FlowAPI.sessionModule)')) end",
-                                    as: "reflect:session")
-            guard let body = try lua.call(boot, [.function(definition.run)]).first?.functionValue else {
-                throw EngineError.invalidFlow(file: source.name, line: nil, message: "cannot start the flow")
-            }
-            coroutine = try lua.makeCoroutine(body)
-        } catch let e as LuaError {
-            throw .lua(e)
-        } catch let e as EngineError {
-            throw e
-        } catch {
-            throw .invalidFlow(file: source.name, line: nil, message: "\(error)")
+        let clock = save.flatMap { FlowClock(iso8601: $0.now) } ?? options.clock
+        let seed = save?.seed ?? options.seed
+        let mood = save?.mood ?? options.mood
+        let run = try FlowRun(source: source, language: language, options: options, seed: seed, clock: clock, mood: mood)
+        if let save, save.flow != run.definition.id {
+            throw .invalidSave(SaveValidationError(field: "flow", reason: "save is for '\(save.flow)', not '\(run.definition.id)'"))
         }
-        if let save, save.flow != definition.id {
-            throw .invalidSave(SaveValidationError(field: "flow", reason: "save is for '\(save.flow)', not '\(definition.id)'"))
-        }
-        let session = FlowSession(definition: definition, options: options, lua: lua, coroutine: coroutine, bridge: bridge,
-                                  save: save ?? SessionSave(flow: definition.id, flowVersion: definition.version,
-                                                            seed: options.seed, now: options.clock.iso8601))
+        let fresh = SessionSave(flow: run.definition.id, flowVersion: run.definition.version, seed: seed,
+                                now: clock.iso8601, locale: language.tag, mood: mood)
+        let session = FlowSession(source: source, language: language, options: options, run: run, save: save ?? fresh)
         try session.replay()
         return session
     }
 
-    private init(definition: FlowDefinition, options: SessionOptions, lua: LuaState, coroutine: LuaCoroutine,
-                 bridge: Bridge, save: SessionSave) {
-        self.definition = definition
-        self.sessionID = options.sessionID
-        self.lua = lua
-        self.coroutine = coroutine
-        self.bridge = bridge
+    private init(source: FlowSource, language: Language, options: SessionOptions, run: FlowRun, save: SessionSave) {
+        self.source = source
+        self.language = language
+        self.options = options
+        self.run = run
         self.save = save
+        self.sessionID = options.sessionID
     }
 
-    deinit { lua.close() }
-
-    /// The events a host shows when it opens the session: the standing
-    /// prompt, or `done` when the replay reached the end.
+    /// What a host shows when it opens the session: the standing prompt, or
+    /// `done` when the replay reached the end.
     public var openingEvents: [FlowEvent] {
-        current.map { [.prompt($0)] } ?? [.done(session: sessionID)]
+        current.map { [.prompt($0)] } ?? [.done(summary)]
     }
 
-    /// Answers the current prompt.
-    /// - Returns: `[invalid]` (prompt unchanged), or `[saved, prompt]`, or
-    ///   `[saved, done]`.
-    public func submit(_ input: AnswerInput) throws(EngineError) -> [FlowEvent] {
-        guard let prompt = current else { throw .sessionFinished }
-        switch prompt.kind.validate(input) {
-        case .failure(let invalid):
-            return [.invalid(step: prompt.step, message: invalid.message)]
-        case .success(let value):
-            save.answers.append(RecordedAnswer(step: prompt.step, value: value))
-            save.flowVersion = definition.version
-            var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
-            try advance(with: [FlowAPI.luaValue(value)])
-            events += openingEvents
-            return events
+    public var summary: DoneSummary {
+        func intensity(_ step: StepID) -> Int? {
+            save.answers.last { $0.step == step }.flatMap { if case .integer(let i) = $0.value { i } else { nil } }
         }
+        return DoneSummary(session: sessionID, pre: intensity("pre"), post: intensity("post"))
     }
 
-    // MARK: - Driving the coroutine
+    /// Answers the current prompt, or runs a command. See the type's
+    /// documentation for the events each case produces.
+    public func submit(_ input: AnswerInput) throws(EngineError) -> [FlowEvent] {
+        guard let prompt = current, let spec else { throw .sessionFinished }
+        let value: AnswerValue
+        switch input {
+        case .command(.back):
+            return try goBack()
+        case .command(.quit):
+            return []
+        case .command(.keep):
+            guard let draft = prompt.draft else {
+                return [.invalid(step: prompt.step, code: "no_draft", message: message("no_draft", "There is no earlier answer to keep here."))]
+            }
+            value = draft
+        default:
+            switch prompt.shape.validate(input) {
+            case .failure(let invalid):
+                return [.invalid(step: prompt.step, code: invalid.code, message: message(invalid.code, invalid.message))]
+            case .success(let v):
+                value = v
+            }
+        }
+        save.answers.append(RecordedAnswer(step: prompt.step, value: value))
+        save.drafts.removeAll { $0.step == prompt.step }
+        save.flowVersion = definition.version
+        var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
+        if spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
+            events.append(.probe(step: prompt.step, text: message("probe.specificity",
+                "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
+        }
+        run.lastAnswered = prompt.step
+        let next = try run.advance(with: [FlowAPI.luaValue(value)])
+        events += run.events
+        show(next)
+        return events + openingEvents
+    }
 
-    /// Runs to the first prompt, feeding saved answers in order. A saved
-    /// answer must belong to exactly the step the flow asks at that point;
-    /// anything else means the flow changed under the save.
+    // MARK: - Replay and back
+
+    /// Runs to the first prompt, feeding saved answers in order. Each saved
+    /// answer must belong to the step the flow asks at that point and fit
+    /// its shape; otherwise the flow changed under the save.
     private func replay() throws(EngineError) {
-        try advance(with: [])
+        run.live = false
+        var next = try run.advance(with: [])
         for recorded in save.answers {
-            guard let prompt = current else {
+            guard let asked = next else {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: step '\(recorded.step)' no longer exists (the flow now ends before it)")
             }
-            guard prompt.step == recorded.step else {
+            guard asked.step == recorded.step else {
                 // A step was removed, or one was inserted before this answer:
                 // replay cannot tell which without guessing, and guessing
                 // could put an answer under the wrong question.
                 throw .flowChanged(step: recorded.step, message:
-                    "flow changed: step '\(recorded.step)' no longer exists at this point (the flow now asks '\(prompt.step)' here)")
+                    "flow changed: step '\(recorded.step)' no longer exists at this point (the flow now asks '\(asked.step)' here)")
             }
-            guard prompt.kind.accepts(recorded.value) else {
+            let shape = PromptShape(kind: asked.kind, optionIDs: asked.options.map(\.id), required: asked.required)
+            guard shape.accepts(recorded.value) else {
                 throw .flowChanged(step: recorded.step,
-                                   message: "flow changed: the saved answer to '\(recorded.step)' does not fit a \(prompt.kind.rawValue) step")
+                                   message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
             }
-            try advance(with: [FlowAPI.luaValue(recorded.value)])
+            run.lastAnswered = recorded.step
+            next = try run.advance(with: [FlowAPI.luaValue(recorded.value)])
         }
+        run.live = true
+        show(next)
     }
 
-    private func advance(with values: [LuaValue]) throws(EngineError) {
-        bridge.pending = nil
-        let result: LuaResumeResult
-        do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
-        switch result {
-        case .returned:
+    private func goBack() throws(EngineError) -> [FlowEvent] {
+        guard let last = save.answers.popLast() else {
+            let step = current?.step ?? "start"
+            return [.invalid(step: step, code: "back_start", message: message("back_start", "This is the first question."))]
+        }
+        save.drafts.removeAll { $0.step == last.step }
+        save.drafts.append(last)
+        run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
+                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
+        try replay()
+        return openingEvents
+    }
+
+    private func show(_ next: FlowAPI.PromptSpec?) {
+        spec = next
+        guard let next else {
             current = nil
-        case .yielded:
-            guard let pending = bridge.pending else {
-                throw .invalidFlow(file: definition.file, line: nil,
-                                   message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
-            }
-            if bridge.asked.contains(pending.step) {
-                throw .invalidFlow(file: definition.file, line: nil,
-                                   message: "flow '\(definition.id)' asks step '\(pending.step)' twice; step ids must be unique")
-            }
-            bridge.asked.insert(pending.step)
-            if pending.kind != .message { bridge.questionsShown += 1 }
-            current = Prompt(session: sessionID, step: pending.step, index: max(bridge.questionsShown, 1),
-                             total: definition.total, kind: pending.kind, text: pending.text)
+            return
         }
+        var prompt = Prompt(session: sessionID, step: next.step, index: run.counted, total: definition.total, kind: next.kind,
+                            text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted)
+        if let draft = save.drafts.last(where: { $0.step == next.step }), prompt.shape.accepts(draft.value) {
+            prompt.draft = draft.value
+        }
+        current = prompt
     }
 
-    /// The Lua API's view of this session.
-    private final class Bridge: FlowAPI.Host {
-        struct Pending { var step: StepID; var kind: PromptKind; var text: String }
-        var pending: Pending?
-        var asked = Set<StepID>()
-        /// Progress counts questions; a message keeps the last question's index.
-        var questionsShown = 0
-        let clock: FlowClock
-        var generator: SeededRandom
-
-        init(clock: FlowClock, seed: UInt64) {
-            self.clock = clock
-            self.generator = SeededRandom(seed: seed)
-        }
-
-        func prompt(_ step: StepID, kind: PromptKind, text: String) throws(LuaHostError) {
-            pending = Pending(step: step, kind: kind, text: text)
-        }
-
-        func random(in range: ClosedRange<Int64>) -> Int64 { generator.integer(in: range) }
+    /// A localised message: `invalid.<code>` (or the key itself), else the
+    /// English default.
+    private func message(_ code: String, _ english: String, key: Bool = false) -> String {
+        language.localizer.string(key ? code : "invalid.\(code)") ?? english
     }
 }

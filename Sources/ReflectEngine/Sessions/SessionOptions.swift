@@ -2,18 +2,20 @@ import Foundation
 import LuaHost
 import ReflectCore
 
-/// How a session runs: identity, injected clock, seed and sandbox limits.
+/// How a session runs: identity, mood, injected clock, seed and limits.
 public struct SessionOptions: Sendable {
     public var sessionID: String
+    public var mood: Mood?
     public var clock: FlowClock
     public var seed: UInt64
     public var limits: SandboxLimits
     /// Receives what the flow `print`s (authors' debugging).
     public var log: (@Sendable (String) -> Void)?
 
-    public init(sessionID: String = UUID().uuidString.lowercased(), clock: FlowClock = .system(),
+    public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, log: (@Sendable (String) -> Void)? = nil) {
         self.sessionID = sessionID
+        self.mood = mood
         self.clock = clock
         self.seed = seed
         self.limits = limits

@@ -1,0 +1,37 @@
+/// One locale's content, as loaded from `locales/<tag>.yaml`: strings by
+/// key, and the word lists the core matches text against.
+public struct LocaleData: Sendable, Equatable {
+    public var tag: String
+    public var name: String
+    /// How word lists match in this language: whole words (alphabetic
+    /// scripts) or substrings (Japanese, Korean).
+    public var matching: PhraseMatcher.Mode
+    /// Translated strings by key. Only entries fit to show are here (see
+    /// ``Localizer``); a locale may hold a subset.
+    public var strings: [String: String]
+    public var probe: ProbeData
+    /// Distortion keywords and patterns; nil when the locale has none (the
+    /// detector then falls back along the chain).
+    public var distortions: PhraseLexicon?
+
+    public init(tag: String, name: String, matching: PhraseMatcher.Mode = .wordBoundary, strings: [String: String] = [:],
+                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil) {
+        self.tag = tag
+        self.name = name
+        self.matching = matching
+        self.strings = strings
+        self.probe = probe
+        self.distortions = distortions
+    }
+}
+
+/// The specificity probe's per-locale data.
+public struct ProbeData: Sendable, Equatable {
+    public var minimumCharacters: Int
+    public var vaguePhrases: [String]
+
+    public init(minimumCharacters: Int = 25, vaguePhrases: [String] = []) {
+        self.minimumCharacters = minimumCharacters
+        self.vaguePhrases = vaguePhrases
+    }
+}

@@ -1,0 +1,39 @@
+/// Looks strings up along a locale fallback chain (`pt-BR → pt → en`).
+///
+/// A key found nowhere returns nil: callers turn that into an author-facing
+/// error, never into a raw key on screen.
+public struct Localizer: Sendable, Equatable {
+    /// Most specific first; the source locale (en) last.
+    public let chain: [LocaleData]
+
+    public init(chain: [LocaleData]) { self.chain = chain }
+
+    public var tag: String { chain.first?.tag ?? "en" }
+
+    /// The chain of tags for `tag`: itself, its language, then English.
+    /// `pt-BR` → [`pt-BR`, `pt`, `en`].
+    public static func fallbackTags(for tag: String) -> [String] {
+        var tags = [tag]
+        if let dash = tag.firstIndex(of: "-") { tags.append(String(tag[..<dash])) }
+        tags.append("en")
+        var seen = Set<String>()
+        return tags.filter { seen.insert($0).inserted }
+    }
+
+    /// The text for `key` from the first locale in the chain that has it.
+    public func string(_ key: String) -> String? {
+        for locale in chain { if let s = locale.strings[key] { return s } }
+        return nil
+    }
+
+    /// Which locale answered `key` (for reports).
+    public func source(of key: String) -> String? {
+        chain.first { $0.strings[key] != nil }?.tag
+    }
+
+    /// The first locale in the chain with distortion lists, and its mode.
+    public var distortionSource: LocaleData? { chain.first { $0.distortions != nil } }
+
+    /// The first locale in the chain with vague phrases.
+    public var probeSource: LocaleData? { chain.first { !$0.probe.vaguePhrases.isEmpty } }
+}

@@ -1,0 +1,71 @@
+import Yams
+
+/// A YAML file read as nodes, so that every error names the file and the
+/// line of the value at fault.
+struct YAMLDocument {
+    let file: String
+    let root: Node
+
+    init(text: String, file: String) throws(EngineError) {
+        self.file = file
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                throw EngineError.invalidContent(file: file, line: 1, message: "the file is empty")
+            }
+            root = node
+        } catch let e as EngineError {
+            throw e
+        } catch let e as YamlError {
+            throw YAMLDocument.translate(e, file: file)
+        } catch {
+            throw .invalidContent(file: file, line: nil, message: "\(error)")
+        }
+    }
+
+    static func translate(_ error: YamlError, file: String) -> EngineError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+             .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\(problem) (\($0.text))" } ?? problem
+            return .invalidContent(file: file, line: mark.line, message: "malformed YAML: \(detail)")
+        case .reader(let problem, _, _, _):
+            return .invalidContent(file: file, line: nil, message: "malformed YAML: \(problem)")
+        default:
+            return .invalidContent(file: file, line: nil, message: "malformed YAML: \(error)")
+        }
+    }
+
+    func fail(_ node: Node?, _ message: String) -> EngineError {
+        .invalidContent(file: file, line: node?.mark?.line, message: message)
+    }
+
+    /// The mapping at `node`, as ordered (key, key node, value) triples.
+    func mapping(_ node: Node, _ what: String) throws(EngineError) -> [(key: String, keyNode: Node, value: Node)] {
+        guard let m = node.mapping else { throw fail(node, "\(what) must be a mapping (key: value)") }
+        var out: [(String, Node, Node)] = []
+        var seen = Set<String>()
+        for (k, v) in m {
+            guard let key = k.string else { throw fail(k, "\(what): keys must be text") }
+            guard seen.insert(key).inserted else { throw fail(k, "\(what): '\(key)' appears twice") }
+            out.append((key, k, v))
+        }
+        return out
+    }
+
+    func string(_ node: Node, _ what: String) throws(EngineError) -> String {
+        guard let s = node.scalar?.string else { throw fail(node, "\(what) must be text") }
+        return s
+    }
+
+    func strings(_ node: Node, _ what: String) throws(EngineError) -> [String] {
+        guard let seq = node.sequence else { throw fail(node, "\(what) must be a list") }
+        var out: [String] = []
+        for item in seq { out.append(try string(item, what)) }
+        return out
+    }
+
+    func int(_ node: Node, _ what: String) throws(EngineError) -> Int {
+        guard let s = node.scalar?.string, let i = Int(s) else { throw fail(node, "\(what) must be a whole number") }
+        return i
+    }
+}

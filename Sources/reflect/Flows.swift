@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import ReflectEngine
+
+struct Flows: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the flows under the content directory.")
+
+    @OptionGroup var contentOptions: ContentOptions
+
+    @Option(help: "Locale for the titles.")
+    var locale: String = "en"
+
+    func run() throws {
+        let library = contentOptions.library
+        let language: Language
+        do { language = try library.language(for: locale) } catch { throw fail(error) }
+        var rows: [(String, String, String, String, String)] = [("ID", "TITLE", "QUESTIONS", "MOODS", "FILE")]
+        var broken: [String] = []
+        for (name, result) in library.catalog.all() {
+            switch result {
+            case .success(let def):
+                let title = def.title.map { language.localizer.string($0) ?? $0 } ?? ""
+                rows.append((def.id, title, def.total.map(String.init) ?? "-", def.moods.map(\.rawValue).joined(separator: ","), name))
+            case .failure(let e):
+                broken.append("\(e.description) [\(e.code)]")
+            }
+        }
+        let widths = (0..<4).map { col in rows.map { [$0.0, $0.1, $0.2, $0.3][col].count }.max() ?? 0 }
+        for r in rows {
+            let cells = [r.0, r.1, r.2, r.3]
+            print(zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + r.4)
+        }
+        if !broken.isEmpty {
+            FileHandle.standardError.write(Data(("\nnot loadable (see reflect check):\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
+        }
+    }
+}
