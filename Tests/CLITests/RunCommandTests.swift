@@ -10,11 +10,12 @@ struct RunCommandTests {
                                     stdin: answers.joined(separator: "\n") + "\n", in: repositoryRoot)
         #expect(out.status == 0, "\(out.stderr)")
         let kinds = out.events.map { $0["event"] as? String ?? "?" }
-        #expect(kinds == ["prompt", "invalid", "invalid", "saved", "prompt", "saved", "prompt", "saved", "prompt", "saved", "prompt", "saved", "done"])
+        #expect(kinds == ["prompt", "invalid", "prompt", "invalid", "prompt", "saved", "prompt", "saved", "prompt", "saved", "prompt",
+                          "saved", "prompt", "saved", "done"])
         let prompts = out.events.filter { $0["event"] as? String == "prompt" }
-        #expect(prompts.map { $0["step"] as? String } == ["pre", "situation", "friend", "post", "close"])
-        #expect((prompts[2]["text"] as? String)?.contains("\"I messed up the presentation\"") == true)
-        #expect(prompts.map { $0["index"] as? Int } == [1, 2, 3, 4, 4])
+        #expect(prompts.map { $0["step"] as? String } == ["pre", "pre", "pre", "situation", "friend", "post", "close"])
+        #expect((prompts[4]["text"] as? String)?.contains("\"I messed up the presentation\"") == true)
+        #expect(prompts.map { $0["index"] as? Int } == [1, 1, 1, 2, 3, 4, 4])
         #expect(prompts[0]["total"] as? Int == 4)
     }
 

@@ -23,3 +23,22 @@ extension FlowSession {
         return events
     }
 }
+
+/// The package root (holds flows/ and locales/).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The repository's English language.
+func english() throws -> Language {
+    try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: "en")
+}
+
+/// Runs a session to the end with the given answers, returning every event.
+func drive(_ session: FlowSession, _ inputs: [AnswerInput]) throws -> [FlowEvent] {
+    var events = session.openingEvents
+    for input in inputs { events += try session.submit(input) }
+    return events
+}
+
+extension [FlowEvent] {
+    var prompts: [Prompt] { compactMap { if case .prompt(let p) = $0 { p } else { nil } } }
+}

@@ -28,6 +28,9 @@ struct YAMLDocument {
              .composer(let context, let problem, let mark, _):
             let detail = context.map { "\(problem) (\($0.text))" } ?? problem
             return .invalidContent(file: file, line: mark.line, message: "malformed YAML: \(detail)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
+            return .invalidContent(file: file, line: context.mark.line, message: "\(keys) appears twice in the same mapping")
         case .reader(let problem, _, _, _):
             return .invalidContent(file: file, line: nil, message: "malformed YAML: \(problem)")
         default:

@@ -8,7 +8,7 @@ import ReflectCore
 /// by step id and stops at the first unanswered prompt. ``current`` is then
 /// the prompt waiting for an answer (nil once finished). ``submit(_:)``
 /// takes an answer or a command:
-/// - an invalid answer gives `[invalid]`; the same prompt stands;
+/// - an invalid answer gives `[invalid, prompt]`: the same prompt again;
 /// - a valid one is appended to ``save`` (`saved`), and the flow runs on:
 ///   `[saved, probe?, distortion?, prompt | done]`;
 /// - `back` sets the previous answer aside as a draft and replays the flow
@@ -93,13 +93,14 @@ public final class FlowSession {
             return []
         case .command(.keep):
             guard let draft = prompt.draft else {
-                return [.invalid(step: prompt.step, code: "no_draft", message: message("no_draft", "There is no earlier answer to keep here."))]
+                return [.invalid(step: prompt.step, code: "no_draft", message: message("no_draft", "There is no earlier answer to keep here.")),
+                        .prompt(prompt)]
             }
             value = draft
         default:
             switch prompt.shape.validate(input) {
             case .failure(let invalid):
-                return [.invalid(step: prompt.step, code: invalid.code, message: message(invalid.code, invalid.message))]
+                return [.invalid(step: prompt.step, code: invalid.code, message: message(invalid.code, invalid.message)), .prompt(prompt)]
             case .success(let v):
                 value = v
             }
@@ -154,7 +155,7 @@ public final class FlowSession {
     private func goBack() throws(EngineError) -> [FlowEvent] {
         guard let last = save.answers.popLast() else {
             let step = current?.step ?? "start"
-            return [.invalid(step: step, code: "back_start", message: message("back_start", "This is the first question."))]
+            return [.invalid(step: step, code: "back_start", message: message("back_start", "This is the first question."))] + openingEvents
         }
         save.drafts.removeAll { $0.step == last.step }
         save.drafts.append(last)
