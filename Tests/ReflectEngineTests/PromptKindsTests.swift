@@ -108,5 +108,11 @@ struct PromptKindsTests {
         #expect(session.current?.text == "What thought kept coming back about it?")
         try session.answer(.text(""))
         #expect(session.current?.text == "If a good friend had this thought, what would you want them to consider?")
+
+        // A bare non-answer is not quoted back either.
+        let idk = try FlowSession.open(try FlowCatalog(root: ContentRoot(repositoryRoot)).source(for: "reflection.negative"),
+                                       language: try english(), options: options())
+        try idk.answer(.number(6), .text("idk."))
+        #expect(idk.current?.text == "What thought kept coming back about it?")
     }
 }

@@ -10,11 +10,24 @@ import Foundation
 public struct SpecificityProbe: Sendable {
     public let minimumCharacters: Int
     private let vague: PhraseMatcher?
+    private let nonAnswers: Set<String>
 
     public init(minimumCharacters: Int = 25, vaguePhrases: [String], mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
         self.minimumCharacters = minimumCharacters
+        nonAnswers = Set(vaguePhrases.map { SpecificityProbe.core(of: $0) })
         vague = vaguePhrases.isEmpty ? nil
             : try PhraseMatcher(PhraseLexicon(priority: ["vague"], phrases: ["vague": vaguePhrases]), mode: mode)
+    }
+
+    /// Whether the whole answer is just a vague phrase ("idk", "nothing."):
+    /// such an answer is not quoted back; prompts use their static text.
+    public func isNonAnswer(_ answer: String) -> Bool {
+        nonAnswers.contains(SpecificityProbe.core(of: answer))
+    }
+
+    /// Normalised text without surrounding spaces and punctuation.
+    private static func core(of text: String) -> String {
+        TextNormalizer.string(text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
     }
 
     public func isVague(_ answer: String) -> Bool {

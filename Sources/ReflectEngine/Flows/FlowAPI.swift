@@ -12,6 +12,9 @@ import ReflectCore
 /// - Helpers: `s:quote(text)`, `s:text(key, ...)`, `s:distortion(text)`,
 ///   `s:mood()`, `s:locale()`, `s:now()`, `s:random(m, n)`.
 ///
+/// An answer quoted through `args` that is empty, or nothing but a vague
+/// phrase of the locale ("idk"), switches the prompt to its `fallback`.
+///
 /// `text`, `fallback`, option texts and `hint` are locale keys when they
 /// look like one (`reflection.negative.q1`); a key missing from every
 /// locale in the chain is an error at the calling line, never a raw key on
@@ -123,7 +126,7 @@ struct FlowAPI {
         var args: [String] = []
         for v in t["args"].tableValue?.sequence ?? [] {
             switch v {
-            case .string(let s): args.append(Quote.excerpt(s))
+            case .string(let s): args.append(language.probe?.isNonAnswer(s) == true ? "" : Quote.excerpt(s))
             case .nil: args.append("")
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
             }
