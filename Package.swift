@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ]),
         .executableTarget(name: "reflect", dependencies: [
-            "ReflectEngine",
+            "ReflectEngine", "ReflectStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).
@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
         .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),
+        .testTarget(name: "ReflectStoreTests", dependencies: ["ReflectStore"]),
         .testTarget(name: "CLITests", dependencies: ["reflect"]),
     ]
 )

@@ -20,6 +20,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidContent(file: String, line: Int?, message: String)
     /// The flow already finished; nothing more can be answered.
     case sessionFinished
+    /// Recording the session failed (the answer was not taken).
+    case journal(String)
 
     public var code: String {
         switch self {
@@ -38,6 +40,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidSave: "save.invalid"
         case .invalidContent: "content.invalid"
         case .sessionFinished: "session.finished"
+        case .journal: "store.write_failed"
         }
     }
 
@@ -66,6 +69,7 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .flowChanged(_, let m): m
         case .invalidSave(let e): e.description
         case .sessionFinished: "the session has already finished"
+        case .journal(let m): "could not save the answer: \(m)"
         }
     }
 

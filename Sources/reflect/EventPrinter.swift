@@ -30,6 +30,13 @@ struct EventPrinter {
         write("> ")
     }
 
+    /// Asks a yes/no question at the terminal (Enter = yes).
+    func confirm(_ question: String, input: AnswerSource) -> Bool {
+        write(question)
+        let answer = input.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "n"
+        return answer.isEmpty || answer.hasPrefix("y")
+    }
+
     func note(_ text: String) {
         guard format == .text else { return }
         write("  \(text)\n")
@@ -84,6 +91,8 @@ struct EventPrinter {
                 line += " Intensity \(pre) → \(post) (\(delta > 0 ? "+" : "")\(delta))."
             }
             return line
+        case .resumable(let session, _, let startedAt, let answered):
+            return "  (an unfinished session \(session.prefix(8)) from \(startedAt), \(answered) answered, can be resumed)"
         case .error(let code, let message, let file, let line):
             let at = file.map { f in line.map { "\(f):\($0): " } ?? "\(f): " } ?? ""
             return "error: \(at)\(message) [\(code)]"

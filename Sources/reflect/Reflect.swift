@@ -11,7 +11,8 @@ struct Reflect: ParsableCommand {
             Flows live in flows/ (Lua; see docs/flow-api.md), strings and word lists in locales/. \
             The machine interface (--format jsonl) is documented in docs/events.md.
             """,
-        subcommands: [Run.self, Flows.self, Detect.self])
+        subcommands: [Run.self, Resume.self, Log.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
+                      Flows.self, Detect.self])
 }
 
 /// Where content is read from; shared by every command that loads content.

@@ -3,19 +3,35 @@ import Foundation
 import LuaHost
 import ReflectCore
 import ReflectEngine
+import ReflectStore
+
+/// Output and input options shared by `run` and `resume`.
+struct DriveOptions: ParsableArguments {
+    @Option(help: "Read answers from FILE (one JSON value per line; '-' for stdin) instead of asking.")
+    var answers: String?
+
+    @Option(help: "Output format: text (for people) or jsonl (one event per line).")
+    var format: Run.OutputFormat = .text
+
+    @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
+    var now: String?
+}
 
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a flow interactively, or drive it with answers (machine interface).",
         discussion: """
             FLOW is a flow id (reflection.negative), a family with --mood (reflection --mood bad), \
-            or a path to a .lua file. At a prompt, type :back, :skip, :keep or :quit.
+            or a path to a .lua file. At a prompt, type :back, :skip, :keep or :quit. Every answer is \
+            saved before the next question; an unfinished session can be resumed.
             """)
 
     @Argument(help: "A flow id, a family such as 'reflection' (with --mood), or a path to a .lua file.")
     var flow: String
 
     @OptionGroup var contentOptions: ContentOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var drive: DriveOptions
 
     @Option(help: "The mood before the flow: horrible, bad, average, good or great.")
     var mood: Mood?
@@ -23,64 +39,152 @@ struct Run: ParsableCommand {
     @Option(help: "Locale tag (en, de, es, fr, ja, ko, pt-BR); falls back along tag → language → en.")
     var locale: String = "en"
 
-    @Option(help: "Read answers from FILE (one JSON value per line; '-' for stdin) instead of asking.")
-    var answers: String?
-
-    @Option(help: "Output format: text (for people) or jsonl (one event per line).")
-    var format: OutputFormat = .text
-
-    @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
-    var now: String?
-
     @Option(help: "Seed for the flow's random draws.")
     var seed: UInt64 = 0
+
+    @Flag(help: "Resume the latest unfinished session of this flow instead of starting a new one.")
+    var resume = false
+
+    @Flag(name: .customLong("new"), help: "Start a new session even if an unfinished one exists.")
+    var startNew = false
 
     enum OutputFormat: String, ExpressibleByArgument { case text, jsonl }
 
     func run() throws {
         let library = contentOptions.library
-        var clock = FlowClock.system()
-        if let now {
-            guard let parsed = FlowClock(iso8601: now) else {
-                throw ValidationError("--now must be ISO-8601 with an offset, e.g. 2026-11-22T08:30:00+01:00")
-            }
-            clock = parsed
-        }
-        let input: AnswerSource
-        do {
-            input = try AnswerSource(path: answers)
-        } catch {
-            throw ValidationError("cannot read answers from \(answers ?? "-"): \(error.localizedDescription)")
-        }
-        let options = SessionOptions(mood: mood, clock: clock, seed: seed, log: { line in
-            FileHandle.standardError.write(Data("[flow] \(line)\n".utf8))
-        })
-        let printer = EventPrinter(format: format, interactive: answers == nil)
-
+        let stamps = try Timestamps(now: drive.now)
+        let store = try storeOptions.open()
+        let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
+        let input = try AnswerSource(path: drive.answers)
         do {
             let language = try library.language(for: locale)
             let source = try library.catalog.source(for: flow, mood: mood)
-            let session = try FlowSession.open(source, language: language, options: options)
-            printer.begin(session.definition, language: language)
-            printer.print(session.openingEvents)
-            while let prompt = session.current {
-                guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop
-                switch next {
-                case .failure(let e):
-                    printer.print([.error(code: "answers.invalid", message: e.description, file: answers, line: input.lineNumber)])
-                    throw ExitCode(1)
-                case .success(.command(.quit)):
-                    printer.note("Stopped. Your answers so far are kept in this run only until sessions are stored.")
-                    return
-                case .success(let answer):
-                    printer.print(try session.submit(answer))
+            let options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, log: flowLog)
+            var session = try FlowSession.open(source, language: language, options: options)
+
+            let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
+            if let latest = unfinished.first, !startNew {
+                let answered = try store.answerCount(latest.id)
+                var resumeIt = resume
+                if !resume {
+                    if drive.format == .jsonl || drive.answers != nil {
+                        printer.print([.resumable(session: latest.id, flow: latest.flowID, startedAt: latest.startedAt, answered: answered)])
+                    } else {
+                        resumeIt = printer.confirm("You have an unfinished session of this flow from \(latest.startedAt) "
+                                                   + "(\(answered) answered). Resume it? [Y/n] ", input: input)
+                    }
+                }
+                if resumeIt {
+                    session = try SessionResumer(store: store, library: library).open(latest.id)
+                    return try SessionLoop(session: session, store: store, stamps: stamps, printer: printer, input: input,
+                                           answersPath: drive.answers).run(resumed: true)
                 }
             }
+            try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: nil,
+                                                 startedAt: stamps.stamp()))
+            try SessionLoop(session: session, store: store, stamps: stamps, printer: printer, input: input,
+                            answersPath: drive.answers).run(resumed: false)
         } catch let e as EngineError {
             printer.fail(e)
             throw ExitCode(1)
+        } catch let e as StoreError {
+            throw failStore(e)
         }
     }
+}
+
+struct Resume: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Continue an unfinished session (the latest one, or SESSION) where it stopped.")
+
+    @Argument(help: "A session id or the start of one (default: the latest unfinished session).")
+    var session: String?
+
+    @OptionGroup var contentOptions: ContentOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var drive: DriveOptions
+
+    func run() throws {
+        let stamps = try Timestamps(now: drive.now)
+        let store = try storeOptions.open()
+        let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
+        let input = try AnswerSource(path: drive.answers)
+        do {
+            let id: String
+            if let session {
+                id = try store.resolveSession(session)
+            } else if let latest = try store.unfinishedSessions(user: storeOptions.user).first {
+                id = latest.id
+            } else {
+                FileHandle.standardError.write(Data("Nothing to resume: no unfinished session.\n".utf8))
+                throw ExitCode(1)
+            }
+            let opened = try SessionResumer(store: store, library: contentOptions.library).open(id)
+            try SessionLoop(session: opened, store: store, stamps: stamps, printer: printer, input: input,
+                            answersPath: drive.answers).run(resumed: true)
+        } catch let e as EngineError {
+            printer.fail(e)
+            throw ExitCode(1)
+        } catch let e as StoreError {
+            throw failStore(e)
+        }
+    }
+}
+
+/// Reopens a stored session by replaying its answers.
+struct SessionResumer {
+    let store: Store
+    let library: ContentLibrary
+
+    func open(_ id: String) throws -> FlowSession {
+        let detail = try store.detail(id)
+        guard detail.session.status == .active else {
+            throw EngineError.sessionFinished
+        }
+        let save = try SessionSave(detail)
+        let source = try library.catalog.source(for: save.flow)
+        let language = try library.language(for: save.locale)
+        return try FlowSession.open(source, language: language, options: SessionOptions(sessionID: id, log: flowLog), resuming: save)
+    }
+}
+
+/// Drives an open session: prints its events, reads answers, journals
+/// every change into the store before the next prompt appears.
+struct SessionLoop {
+    let session: FlowSession
+    let store: Store
+    let stamps: Timestamps
+    let printer: EventPrinter
+    let input: AnswerSource
+    let answersPath: String?
+
+    func run(resumed: Bool) throws {
+        let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
+        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, timestamp: stamps.stamp)
+        session.journal = journal
+        if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }
+        if resumed, session.current == nil {
+            try journal.finished(session.summary)
+        }
+        printer.print(session.openingEvents)
+        while let prompt = session.current {
+            guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop, resumable
+            switch next {
+            case .failure(let e):
+                printer.print([.error(code: "answers.invalid", message: e.description, file: answersPath, line: input.lineNumber)])
+                throw ExitCode(1)
+            case .success(.command(.quit)):
+                printer.note("Stopped. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                return
+            case .success(let answer):
+                printer.print(try session.submit(answer))
+            }
+        }
+    }
+}
+
+let flowLog: @Sendable (String) -> Void = { line in
+    FileHandle.standardError.write(Data("[flow] \(line)\n".utf8))
 }
 
 extension Mood: ExpressibleByArgument {}
@@ -95,13 +199,17 @@ final class AnswerSource {
     init(path: String?) throws {
         machine = path != nil
         if let path, path != "-" {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            do {
+                handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            } catch {
+                throw ValidationError("cannot read answers from \(path): \(error.localizedDescription)")
+            }
         } else {
             handle = nil
         }
     }
 
-    private func readLine() -> String? {
+    func readLine() -> String? {
         guard let handle else { return Swift.readLine(strippingNewline: true) }
         if buffered.isEmpty {
             let data = handle.readDataToEndOfFile()

@@ -69,3 +69,49 @@ struct ContentFixture {
 
 /// The repository's own content (flows/ at the package root).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// A `reflect` process fed one answer at a time, whose events are read as
+/// they are printed, so a test can act at an exact point (kill it, say).
+final class LiveProcess {
+    let process = Process()
+    private let input = Pipe(), output = Pipe(), errors = Pipe()
+    private var buffer = Data()
+    private(set) var events: [[String: Any]] = []
+
+    init(_ arguments: [String], in directory: URL? = nil) throws {
+        process.executableURL = CLIRunner.executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Reads events until one satisfies `match` (or the output ends).
+    @discardableResult
+    func waitFor(_ match: ([String: Any]) -> Bool) -> [String: Any]? {
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[buffer.startIndex..<newline]
+                buffer.removeSubrange(buffer.startIndex...newline)
+                if let event = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] {
+                    events.append(event)
+                    if match(event) { return event }
+                }
+            }
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return nil }
+            buffer.append(chunk)
+        }
+    }
+
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}

@@ -17,6 +17,9 @@ public enum FlowEvent: Sendable, Equatable {
     case done(DoneSummary)
     /// The flow failed. `code` is stable (see docs/events.md).
     case error(code: String, message: String, file: String?, line: Int?)
+    /// An unfinished session of the same flow exists and can be resumed
+    /// (`reflect run FLOW --resume`, or `reflect resume SESSION`).
+    case resumable(session: String, flow: String, startedAt: String, answered: Int)
 }
 
 /// A prompt as shown to the person.
@@ -80,7 +83,7 @@ public struct DoneSummary: Sendable, Equatable {
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, session, step, index, total, kind, text, options, hint, draft, required, type, message, code, file, line
-        case pre, post, delta
+        case pre, post, delta, flow, startedAt = "started_at", answered
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -121,6 +124,12 @@ extension FlowEvent: Encodable {
             try c.encodeIfPresent(d.pre, forKey: .pre)
             try c.encodeIfPresent(d.post, forKey: .post)
             try c.encodeIfPresent(d.delta, forKey: .delta)
+        case .resumable(let session, let flow, let startedAt, let answered):
+            try c.encode("resumable", forKey: .event)
+            try c.encode(session, forKey: .session)
+            try c.encode(flow, forKey: .flow)
+            try c.encode(startedAt, forKey: .startedAt)
+            try c.encode(answered, forKey: .answered)
         case .error(let code, let message, let file, let line):
             try c.encode("error", forKey: .event)
             try c.encode(code, forKey: .code)

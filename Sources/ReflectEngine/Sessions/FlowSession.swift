@@ -29,6 +29,8 @@ public final class FlowSession {
     public var isFinished: Bool { current == nil }
     /// Distortions the flow detected, by the step whose answer it examined.
     public var distortions: [StepID: DistortionType] { run.distortions }
+    /// Receives every change as it happens (see ``SessionJournal``).
+    public weak var journal: (any SessionJournal)?
 
     private let source: FlowSource
     private let language: Language
@@ -105,18 +107,31 @@ public final class FlowSession {
                 value = v
             }
         }
-        save.answers.append(RecordedAnswer(step: prompt.step, value: value))
+        let recorded = RecordedAnswer(step: prompt.step, value: value)
+        let before = save
+        save.answers.append(recorded)
         save.drafts.removeAll { $0.step == prompt.step }
         save.flowVersion = definition.version
+        do {
+            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt)
+        } catch {
+            save = before
+            throw EngineError.journal("\(error)")
+        }
         var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
         if spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
             events.append(.probe(step: prompt.step, text: message("probe.specificity",
                 "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
+            try record { try $0.probed(step: prompt.step) }
         }
         run.lastAnswered = prompt.step
         let next = try run.advance(with: [FlowAPI.luaValue(value)])
+        for case .distortion(let step, let type) in run.events {
+            try record { try $0.detected(type, step: step) }
+        }
         events += run.events
         show(next)
+        if next == nil { try record { try $0.finished(summary) } }
         return events + openingEvents
     }
 
@@ -159,6 +174,7 @@ public final class FlowSession {
         }
         save.drafts.removeAll { $0.step == last.step }
         save.drafts.append(last)
+        try record { try $0.wentBack(from: last.step) }
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
                           clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
         try replay()
@@ -177,6 +193,11 @@ public final class FlowSession {
             prompt.draft = draft.value
         }
         current = prompt
+    }
+
+    private func record(_ change: (any SessionJournal) throws -> Void) throws(EngineError) {
+        guard let journal else { return }
+        do { try change(journal) } catch { throw .journal("\(error)") }
     }
 
     /// A localised message: `invalid.<code>` (or the key itself), else the

@@ -1,0 +1,76 @@
+import Foundation
+import ReflectCore
+import ReflectStore
+
+/// Journals a session into the SQLite store: every answer is committed
+/// before the flow moves on.
+public final class StoreJournal: SessionJournal {
+    public let store: Store
+    public let sessionID: String
+    /// The session's local day, for the mood entry logged at the end.
+    let day: String
+    /// Timestamps for rows (the injected clock when given, else real time).
+    let timestamp: @Sendable () -> String
+    private let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = .sortedKeys
+        return e
+    }()
+
+    public init(store: Store, sessionID: String, day: String, timestamp: @escaping @Sendable () -> String) {
+        self.store = store
+        self.sessionID = sessionID
+        self.day = day
+        self.timestamp = timestamp
+    }
+
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt) throws {
+        let value = String(decoding: try encoder.encode(answer.value), as: UTF8.self)
+        try store.recordAnswer(AnswerRecord(sessionID: sessionID, step: answer.step.rawValue, position: position,
+                                            kind: prompt.kind.rawValue, question: prompt.text, value: value, answeredAt: timestamp()))
+    }
+
+    public func wentBack(from step: StepID) throws {
+        try store.markDraft(session: sessionID, step: step.rawValue)
+    }
+
+    public func detected(_ type: DistortionType, step: StepID) throws {
+        try store.recordDistortion(DistortionRecord(sessionID: sessionID, step: step.rawValue, type: type.rawValue, detectedAt: timestamp()))
+    }
+
+    public func probed(step: StepID) throws {
+        try store.recordEvent(SessionEventRecord(sessionID: sessionID, kind: .probe, step: step.rawValue, at: timestamp()))
+    }
+
+    public func finished(_ summary: DoneSummary) throws {
+        try store.completeSession(sessionID, pre: summary.pre, post: summary.post, at: timestamp(), moodDay: day)
+    }
+}
+
+extension SessionSave {
+    /// The save a stored session resumes from: its answers in log order and
+    /// its drafts. Rows that do not decode are refused, never guessed at.
+    public init(_ detail: SessionDetail) throws(EngineError) {
+        let s = detail.session
+        var answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = []
+        for row in detail.answers {
+            guard let step = StepID(row.step),
+                  let value = try? JSONDecoder().decode(AnswerValue.self, from: Data(row.value.utf8)) else {
+                throw .invalidSave(SaveValidationError(field: "answer '\(row.step)'", reason: "stored answer cannot be read"))
+            }
+            let entry = RecordedAnswer(step: step, value: value)
+            if row.state == .answer { answers.append(entry) } else { drafts.append(entry) }
+        }
+        self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
+                  mood: s.mood.flatMap(Mood.init(rawValue:)), answers: answers, drafts: drafts)
+    }
+}
+
+extension SessionRecord {
+    /// The row for a session about to start.
+    public init(starting session: FlowSession, user: String, personality: String?, startedAt: String) {
+        self.init(id: session.sessionID, flowID: session.definition.id, flowVersion: session.definition.version,
+                  locale: session.save.locale, personality: personality, user: user, mood: session.save.mood?.rawValue,
+                  seed: session.save.seed, clock: session.save.now, startedAt: startedAt)
+    }
+}

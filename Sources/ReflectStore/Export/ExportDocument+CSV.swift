@@ -1,0 +1,45 @@
+import ReflectCore
+
+/// The CSV export (RFC 4180, one header row): one row per answer (and
+/// draft) with its session's columns, then one row per mood entry. The
+/// `record` column says which (`answer`, `draft`, `mood`). For spreadsheets;
+/// the JSON export is the one that imports back.
+extension ExportDocument {
+    public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
+                                    "pre", "post", "position", "step", "kind", "question", "answer", "distortion",
+                                    "user", "day", "mood", "note"]
+
+    public func csv() -> String {
+        var rows = [ExportDocument.csvColumns]
+        for s in sessions {
+            let distortions = Dictionary(s.distortions.map { ($0.step, $0.type.rawValue) }, uniquingKeysWith: { a, _ in a })
+            for a in s.answers {
+                rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
+                             s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind.rawValue,
+                             a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood?.rawValue ?? "", ""])
+            }
+        }
+        for m in moodEntries {
+            rows.append(["mood", m.sessionID ?? "", "", "", "", "", "", "", "", "", "", "", "", "", "", m.user, m.day, m.mood.rawValue, m.note ?? ""])
+        }
+        return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    }
+
+    public static func plainText(_ v: AnswerValue) -> String {
+        switch v {
+        case .text(let s): s
+        case .integer(let i): "\(i)"
+        case .boolean(let b): b ? "yes" : "no"
+        case .choice(let id): id
+        case .choices(let ids): ids.joined(separator: ";")
+        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ";")
+        case .acknowledged: "done"
+        case .skipped: "(skipped)"
+        }
+    }
+
+    static func field(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

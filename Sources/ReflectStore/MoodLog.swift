@@ -1,0 +1,104 @@
+import Foundation
+import GRDB
+import ReflectCore
+
+/// One mood entry to record: from `reflect log`, from the end of a
+/// reflection, or from an import.
+public struct MoodLogRequest: Sendable, Equatable {
+    public enum Conflict: Sendable, Equatable {
+        /// The day's entry is replaced (a person edits their day).
+        case update
+        /// An existing entry wins (an import never overwrites).
+        case keepExisting
+    }
+
+    public var user: String
+    /// The local day, YYYY-MM-DD.
+    public var day: String
+    public var mood: Mood
+    public var note: String?
+    public var source: MoodEntryRecord.Source
+    public var sessionID: String?
+    /// When this happened (ISO-8601).
+    public var at: String
+    public var conflict: Conflict
+
+    public init(user: String, day: String, mood: Mood, note: String?, source: MoodEntryRecord.Source,
+                sessionID: String? = nil, at: String, conflict: Conflict = .update) {
+        self.user = user
+        self.day = day
+        self.mood = mood
+        self.note = note
+        self.source = source
+        self.sessionID = sessionID
+        self.at = at
+        self.conflict = conflict
+    }
+}
+
+/// The only code that writes `mood_entry`. Every entry point (`reflect
+/// log`, a reflection that ends, an import) calls ``record(_:in:)`` inside
+/// its own transaction, so every side effect of logging a mood happens in
+/// one place: validation, one entry per person and day, editing through the
+/// day while keeping when it was first logged.
+public enum MoodLog {
+    public static let maxNoteLength = 2_000
+
+    /// Checks a request without writing: day format, note length.
+    public static func validate(_ r: MoodLogRequest) -> (field: String, reason: String)? {
+        if !isDay(r.day) { return ("day", "'\(r.day)' is not a day (YYYY-MM-DD)") }
+        if let note = r.note, note.count > maxNoteLength { return ("note", "longer than \(maxNoteLength) characters") }
+        if r.user.isEmpty || r.user.count > 64 { return ("user", "must be 1 to 64 characters") }
+        return nil
+    }
+
+    /// Records (or edits) the entry. Returns the stored row, and whether it
+    /// changed anything.
+    @discardableResult
+    public static func record(_ r: MoodLogRequest, in db: Database) throws -> (entry: MoodEntryRecord, changed: Bool) {
+        if let bad = validate(r) { throw StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason) }
+        if var existing = try MoodEntryRecord.fetchOne(db, key: ["user": r.user, "day": r.day]) {
+            guard r.conflict == .update else { return (existing, false) }
+            existing.mood = r.mood.rawValue
+            existing.note = r.note ?? existing.note
+            existing.source = r.source
+            existing.sessionID = r.sessionID ?? existing.sessionID
+            existing.updatedAt = r.at
+            try existing.update(db)
+            return (existing, true)
+        }
+        let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood.rawValue, note: r.note, source: r.source,
+                                    sessionID: r.sessionID, createdAt: r.at, updatedAt: r.at)
+        try entry.insert(db)
+        return (entry, true)
+    }
+
+    static func isDay(_ s: String) -> Bool {
+        let parts = s.split(separator: "-")
+        guard s.count == 10, parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              parts[0].count == 4, (1...12).contains(m), d >= 1 else { return false }
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = TimeZone(identifier: "UTC") ?? cal.timeZone
+        guard let date = cal.date(from: DateComponents(year: y, month: m, day: 1)),
+              let days = cal.range(of: .day, in: .month, for: date) else { return false }
+        return days.contains(d)
+    }
+}
+
+extension Store {
+    /// `reflect log`: records or edits the day's mood.
+    @discardableResult
+    public func logMood(_ request: MoodLogRequest) throws(StoreError) -> MoodEntryRecord {
+        if let bad = MoodLog.validate(request) {
+            throw .invalidImport(record: "mood entry", field: bad.field, reason: bad.reason)
+        }
+        return try write { db in try MoodLog.record(request, in: db).entry }
+    }
+
+    /// Recent mood entries, newest day first.
+    public func moodEntries(user: String, limit: Int = 30) throws(StoreError) -> [MoodEntryRecord] {
+        try read { db in
+            try MoodEntryRecord.filter(Column("user") == user).order(Column("day").desc).limit(limit).fetchAll(db)
+        }
+    }
+}

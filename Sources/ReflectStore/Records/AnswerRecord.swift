@@ -1,0 +1,87 @@
+import GRDB
+
+/// A row of `answer`: one step's answer with the exact question text shown.
+/// Going back turns an answer into a draft (`state = draft`); answering the
+/// step again turns it back.
+public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "answer"
+
+    public enum State: String, Codable, Sendable, CaseIterable { case answer, draft }
+
+    public var sessionID: String
+    public var step: String
+    /// Order in the answer log (0-based).
+    public var position: Int
+    public var kind: String
+    /// The question exactly as it was shown (templated, localised).
+    public var question: String
+    /// The answer as JSON (see `AnswerValue`'s coding).
+    public var value: String
+    public var state: State
+    public var answeredAt: String
+
+    public init(sessionID: String, step: String, position: Int, kind: String, question: String, value: String,
+                state: State = .answer, answeredAt: String) {
+        self.sessionID = sessionID
+        self.step = step
+        self.position = position
+        self.kind = kind
+        self.question = question
+        self.value = value
+        self.state = state
+        self.answeredAt = answeredAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case step, position, kind, question, value, state
+        case sessionID = "session_id", answeredAt = "answered_at"
+    }
+}
+
+/// A row of `distortion`: the distortion detected in a step's answer.
+public struct DistortionRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "distortion"
+    public var sessionID: String
+    public var step: String
+    public var type: String
+    public var detectedAt: String
+
+    public init(sessionID: String, step: String, type: String, detectedAt: String) {
+        self.sessionID = sessionID
+        self.step = step
+        self.type = type
+        self.detectedAt = detectedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case step, type
+        case sessionID = "session_id", detectedAt = "detected_at"
+    }
+}
+
+/// A row of `session_event`: a probe or a safety event. Safety events keep
+/// the category and the time only, never the person's text.
+public struct SessionEventRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "session_event"
+
+    public enum Kind: String, Codable, Sendable, CaseIterable { case probe, safety }
+
+    public var sessionID: String
+    public var kind: Kind
+    public var step: String
+    public var category: String?
+    public var at: String
+
+    public init(sessionID: String, kind: Kind, step: String, category: String? = nil, at: String) {
+        self.sessionID = sessionID
+        self.kind = kind
+        self.step = step
+        self.category = category
+        self.at = at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, step, category, at
+        case sessionID = "session_id"
+    }
+}

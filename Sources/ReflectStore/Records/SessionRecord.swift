@@ -1,0 +1,56 @@
+import GRDB
+
+/// A row of `session`: one run of one flow by one person.
+public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "session"
+
+    public enum Status: String, Codable, Sendable, CaseIterable {
+        /// Started, not finished; resumable.
+        case active
+        /// The flow reached its end.
+        case completed
+    }
+
+    public var id: String
+    public var flowID: String
+    public var flowVersion: Int
+    public var locale: String
+    public var personality: String?
+    public var user: String
+    public var mood: String?
+    /// The seed, as stored (SQLite integers are signed): bit pattern of the UInt64.
+    public var seed: Int64
+    /// The injected clock the session runs with (ISO-8601 with offset).
+    public var clock: String
+    public var startedAt: String
+    public var completedAt: String?
+    public var status: Status
+    public var pre: Int?
+    public var post: Int?
+
+    public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
+                mood: String?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
+                status: Status = .active, pre: Int? = nil, post: Int? = nil) {
+        self.id = id
+        self.flowID = flowID
+        self.flowVersion = flowVersion
+        self.locale = locale
+        self.personality = personality
+        self.user = user
+        self.mood = mood
+        self.seed = Int64(bitPattern: seed)
+        self.clock = clock
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+        self.status = status
+        self.pre = pre
+        self.post = post
+    }
+
+    public var seedValue: UInt64 { UInt64(bitPattern: seed) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, locale, personality, user, mood, seed, clock, status, pre, post
+        case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectEngine
+import ReflectStore
+
+/// Where sessions are stored and whose they are; shared by every command
+/// that touches the database.
+struct StoreOptions: ParsableArguments {
+    @Option(help: "Database file (default: $XDG_DATA_HOME/reflect/reflect.sqlite, or ~/.local/share/reflect/reflect.sqlite).")
+    var db: String?
+
+    @Option(help: "Whose sessions and moods these are.")
+    var user: String = "default"
+
+    func open() throws -> Store {
+        do { return try Store(path: db ?? Store.defaultPath()) } catch { throw failStore(error) }
+    }
+}
+
+/// The time written into records: `--now` when given (tests, imports of a
+/// past day), else the real time.
+struct Timestamps {
+    let clock: FlowClock?
+
+    init(now: String?) throws {
+        if let now {
+            guard let c = FlowClock(iso8601: now) else {
+                throw ValidationError("--now must be ISO-8601 with an offset, e.g. 2026-11-22T08:30:00+01:00")
+            }
+            clock = c
+        } else {
+            clock = nil
+        }
+    }
+
+    var current: FlowClock { clock ?? .system() }
+
+    var stamp: @Sendable () -> String {
+        let fixed = clock
+        return { (fixed ?? FlowClock.system()).iso8601 }
+    }
+}
+
+extension FlowClock {
+    /// The local day, YYYY-MM-DD.
+    var day: String {
+        let t = local
+        return String(format: "%04d-%02d-%02d", t.year, t.month, t.day)
+    }
+}
+
+func failStore(_ error: StoreError) -> ExitCode {
+    FileHandle.standardError.write(Data("error: \(error.description) [\(error.code)]\n".utf8))
+    return ExitCode(1)
+}

@@ -1,0 +1,173 @@
+import Foundation
+import GRDB
+import Testing
+import ReflectCore
+@testable import ReflectStore
+
+/// A store in a fresh temporary directory.
+func temporaryStore() throws -> Store {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-store-\(UUID().uuidString)")
+    return try Store(path: dir.appendingPathComponent("sub/reflect.sqlite").path)
+}
+
+func session(_ id: String, status: SessionRecord.Status = .active, started: String = "2026-11-22T20:00:00+01:00") -> SessionRecord {
+    SessionRecord(id: id, flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil, user: "default",
+                  mood: "bad", seed: UInt64.max - 1, clock: started, startedAt: started,
+                  completedAt: status == .completed ? "2026-11-22T20:10:00+01:00" : nil, status: status)
+}
+
+func answer(_ sessionID: String, _ step: String, _ position: Int, _ value: String) -> AnswerRecord {
+    AnswerRecord(sessionID: sessionID, step: step, position: position, kind: "text", question: "Question \(step)?",
+                 value: value, answeredAt: "2026-11-22T20:0\(position):00+01:00")
+}
+
+@Suite("Store")
+struct StoreTests {
+    @Test("the database and its directory are created owner-only, in WAL mode with synchronous FULL")
+    func creation() throws {
+        let store = try temporaryStore()
+        let attrs = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let dir = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
+        #expect((try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let (mode, sync) = try store.pool.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(mode == "wal")
+        #expect(sync == 2, "2 is FULL")
+        // Reopening migrates nothing twice and keeps the data.
+        try store.beginSession(session("s1"))
+        #expect(try Store(path: store.path).detail("s1").session.id == "s1")
+    }
+
+    @Test("the default path follows XDG_DATA_HOME, else ~/.local/share")
+    func defaultPath() {
+        #expect(Store.defaultPath(environment: ["XDG_DATA_HOME": "/data/x", "HOME": "/home/a"]) == "/data/x/reflect/reflect.sqlite")
+        #expect(Store.defaultPath(environment: ["HOME": "/home/a"]) == "/home/a/.local/share/reflect/reflect.sqlite")
+        #expect(Store.defaultPath(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]) == "/home/a/.local/share/reflect/reflect.sqlite")
+    }
+
+    @Test("answers, drafts, distortions and completion are recorded and read back in log order")
+    func sessionLifecycle() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("s1"))
+        try store.recordAnswer(answer("s1", "pre", 0, "7"))
+        try store.recordAnswer(answer("s1", "situation", 1, "\"The meeting\""))
+        try store.recordAnswer(answer("s1", "thought", 2, "\"I always fail\""))
+        try store.markDraft(session: "s1", step: "thought")
+        try store.recordAnswer(answer("s1", "thought", 2, "\"I failed once\""))
+        try store.recordDistortion(DistortionRecord(sessionID: "s1", step: "thought", type: "unknown", detectedAt: "2026-11-22T20:03:00+01:00"))
+        #expect(try store.unfinishedSessions(user: "default").map(\.id) == ["s1"])
+        try store.completeSession("s1", pre: 7, post: 4, at: "2026-11-22T20:10:00+01:00", moodDay: "2026-11-22")
+        let d = try store.detail("s1")
+        #expect(d.session.status == .completed && d.session.pre == 7 && d.session.post == 4)
+        #expect(d.answers.map(\.step) == ["pre", "situation", "thought"])
+        #expect(d.answers.last?.value == "\"I failed once\"" && d.answers.last?.state == .answer)
+        #expect(d.session.seedValue == UInt64.max - 1)
+        #expect(try store.unfinishedSessions(user: "default").isEmpty)
+        // The end of a reflection logged the session's mood for its day.
+        #expect(try store.moodEntries(user: "default").map { "\($0.day) \($0.mood) \($0.source)" } == ["2026-11-22 bad reflection"])
+    }
+
+    @Test("session ids resolve by prefix; an ambiguous prefix is refused")
+    func prefixes() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("abc-1"))
+        try store.beginSession(session("abd-2"))
+        #expect(try store.resolveSession("abc") == "abc-1")
+        #expect(throws: StoreError.ambiguousSession("ab", matches: 2)) { try store.resolveSession("ab") }
+        #expect(throws: StoreError.sessionNotFound("zz")) { try store.resolveSession("zz") }
+    }
+
+    @Test("one mood entry per person and day, edited through the day, first-logged time kept")
+    func moodLog() throws {
+        let store = try temporaryStore()
+        try store.logMood(MoodLogRequest(user: "a", day: "2026-11-22", mood: .bad, note: "rough morning", source: .log, at: "2026-11-22T09:00:00Z"))
+        try store.logMood(MoodLogRequest(user: "a", day: "2026-11-22", mood: .good, note: nil, source: .log, at: "2026-11-22T19:00:00Z"))
+        try store.logMood(MoodLogRequest(user: "b", day: "2026-11-22", mood: .great, note: nil, source: .log, at: "2026-11-22T19:00:00Z"))
+        let entries = try store.moodEntries(user: "a")
+        #expect(entries.count == 1)
+        #expect(entries[0].mood == "good" && entries[0].note == "rough morning")
+        #expect(entries[0].createdAt == "2026-11-22T09:00:00Z" && entries[0].updatedAt == "2026-11-22T19:00:00Z")
+        for bad in ["2026-02-30", "22-11-2026", "2026-13-01", "yesterday"] {
+            #expect(throws: StoreError.self) {
+                try store.logMood(MoodLogRequest(user: "a", day: bad, mood: .bad, note: nil, source: .log, at: "2026-11-22T09:00:00Z"))
+            }
+        }
+    }
+
+    @Test("export → delete-all → import gives back the same document; importing twice adds nothing")
+    func roundTrip() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("s1", started: "2026-11-20T08:00:00Z"))
+        try store.recordAnswer(answer("s1", "situation", 0, "\"It rained\""))
+        try store.recordAnswer(answer("s1", "thought", 1, "{\"choices\":[\"a\",\"b\"]}"))
+        try store.markDraft(session: "s1", step: "thought")
+        try store.recordEvent(SessionEventRecord(sessionID: "s1", kind: .probe, step: "situation", at: "2026-11-20T08:01:00Z"))
+        try store.beginSession(session("s2", status: .completed, started: "2026-11-21T08:00:00Z"))
+        try store.logMood(MoodLogRequest(user: "default", day: "2026-11-21", mood: .average, note: "ok, \"fine\"", source: .log, at: "2026-11-21T10:00:00Z"))
+        let before = try store.export(at: "2026-11-22T00:00:00Z")
+        try store.deleteAll()
+        #expect(try store.export(at: "2026-11-22T00:00:00Z").sessions.isEmpty)
+        let data = try JSONEncoder().encode(before)
+        let first = try store.importDocument(try ExportDocument.decodeValidated(from: data))
+        #expect(first == ImportReport(sessionsAdded: 2, sessionsAlreadyPresent: 0, moodEntriesAdded: 1, moodEntriesAlreadyPresent: 0))
+        #expect(try store.export(at: "2026-11-22T00:00:00Z") == before)
+        let second = try store.importDocument(try ExportDocument.decodeValidated(from: data))
+        #expect(second == ImportReport(sessionsAdded: 0, sessionsAlreadyPresent: 2, moodEntriesAdded: 0, moodEntriesAlreadyPresent: 1))
+        #expect(try store.export(at: "2026-11-22T00:00:00Z") == before)
+        #expect(before.csv().contains("\"ok, \"\"fine\"\"\""))
+    }
+
+    @Test("a malformed import names the record and field and writes nothing")
+    func malformedImport() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("keep"))
+        let good = try store.export(at: "2026-11-22T00:00:00Z")
+        func reject(_ mutate: (inout [String: Any]) -> Void, record: String, field: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+            var json = try #require(try JSONSerialization.jsonObject(with: try JSONEncoder().encode(good)) as? [String: Any])
+            mutate(&json)
+            let data = try JSONSerialization.data(withJSONObject: json)
+            let error = #expect(throws: StoreError.self, sourceLocation: sourceLocation) {
+                try store.importDocument(try ExportDocument.decodeValidated(from: data))
+            }
+            guard case .invalidImport(let r, let f, _) = error else {
+                Issue.record("wrong error \(String(describing: error))", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(r == record && f == field, "\(r).\(f)", sourceLocation: sourceLocation)
+        }
+        func newSession(_ change: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
+            { json in
+                var s = (json["sessions"] as? [[String: Any]] ?? [])[0]
+                s["id"] = "new-one"
+                change(&s)
+                json["sessions"] = [s, s.merging(["id": "another"]) { $1 }]
+            }
+        }
+        try reject(newSession { $0["status"] = "paused" }, record: "sessions[0]", field: "status")
+        try reject(newSession { $0["answers"] = [["step": "a", "position": 0, "kind": "text", "question": "Q", "value": ["lua": "x"],
+                                                  "state": "answer", "answered_at": "2026-11-22T00:00:00Z"]] },
+                   record: "sessions[0]", field: "answers[0].value")
+        try reject(newSession { $0["started_at"] = "last tuesday" }, record: "sessions[0]", field: "started_at")
+        try reject({ $0["mood_entries"] = [["user": "default", "day": "2026-02-30", "mood": "bad", "source": "log",
+                                            "created_at": "x", "updated_at": "x"]] }, record: "mood_entries[0]", field: "day")
+        try reject({ $0["version"] = 9 }, record: "file", field: "version")
+        // Nothing was written by any of these.
+        #expect(try store.export(at: "2026-11-22T00:00:00Z") == good)
+    }
+
+    @Test("a legacy 4-answer negative reflection (flow version 1) imports, reads and counts as complete")
+    func legacyFixture() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/legacy-negative-v1.json")
+        let store = try temporaryStore()
+        let report = try store.importDocument(try ExportDocument.decodeValidated(from: try Data(contentsOf: url)))
+        #expect(report.sessionsAdded == 1)
+        let d = try store.detail("legacy-v1-0001")
+        #expect(d.session.flowVersion == 1 && d.session.status == .completed)
+        #expect(d.answers.filter { $0.kind == "text" }.map(\.step) == ["situation", "thought", "perspective", "reframe"])
+        #expect(!d.answers.contains { $0.step == "evidence" })
+        #expect(try store.unfinishedSessions(user: "default").isEmpty)
+    }
+}
