@@ -42,6 +42,9 @@ struct Run: ParsableCommand {
     @Option(help: "Seed for the flow's random draws.")
     var seed: UInt64 = 0
 
+    @Option(help: "Personality pack (personalities/<id>.yaml): its tone overrides the locale's strings.")
+    var personality: String?
+
     @Flag(help: "Resume the latest unfinished session of this flow instead of starting a new one.")
     var resume = false
 
@@ -57,7 +60,7 @@ struct Run: ParsableCommand {
         let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
         let input = try AnswerSource(path: drive.answers)
         do {
-            let language = try library.language(for: locale)
+            let language = try library.language(for: locale, personality: personality)
             let source = try library.catalog.source(for: flow, mood: mood)
             let options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, log: flowLog)
             var session = try FlowSession.open(source, language: language, options: options)
@@ -80,7 +83,7 @@ struct Run: ParsableCommand {
                                            answersPath: drive.answers).run(resumed: true)
                 }
             }
-            try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: nil,
+            try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
                                                  startedAt: stamps.stamp()))
             try SessionLoop(session: session, store: store, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers).run(resumed: false)
@@ -143,7 +146,7 @@ struct SessionResumer {
         }
         let save = try SessionSave(detail)
         let source = try library.catalog.source(for: save.flow)
-        let language = try library.language(for: save.locale)
+        let language = try library.language(for: save.locale, personality: detail.session.personality)
         return try FlowSession.open(source, language: language, options: SessionOptions(sessionID: id, log: flowLog), resuming: save)
     }
 }

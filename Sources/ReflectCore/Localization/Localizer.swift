@@ -5,8 +5,14 @@
 public struct Localizer: Sendable, Equatable {
     /// Most specific first; the source locale (en) last.
     public let chain: [LocaleData]
+    /// A personality's tone overrides, by locale tag then key; at each step
+    /// of the chain they win over that locale's own string.
+    public let overrides: [String: [String: String]]
 
-    public init(chain: [LocaleData]) { self.chain = chain }
+    public init(chain: [LocaleData], overrides: [String: [String: String]] = [:]) {
+        self.chain = chain
+        self.overrides = overrides
+    }
 
     public var tag: String { chain.first?.tag ?? "en" }
 
@@ -22,7 +28,10 @@ public struct Localizer: Sendable, Equatable {
 
     /// The text for `key` from the first locale in the chain that has it.
     public func string(_ key: String) -> String? {
-        for locale in chain { if let s = locale.strings[key] { return s } }
+        for locale in chain {
+            if let s = overrides[locale.tag]?[key] { return s }
+            if let s = locale.strings[key] { return s }
+        }
         return nil
     }
 

@@ -29,12 +29,39 @@ public struct ContentLibrary: Sendable {
     }
 
     /// The language for `tag` along its fallback chain (`pt-BR → pt → en`);
-    /// tags without a file are skipped.
-    public func language(for tag: String) throws(EngineError) -> Language {
+    /// tags without a file are skipped. A personality's overrides sit above
+    /// the locale strings; overrides whose placeholders differ from the
+    /// string they replace are dropped (and reported by `reflect check`).
+    public func language(for tag: String, personality id: String? = nil) throws(EngineError) -> Language {
         var chain: [LocaleData] = []
         for t in Localizer.fallbackTags(for: tag) {
             if let data = try locale(t) { chain.append(data) }
         }
-        return try Language(chain: chain)
+        guard let id else { return try Language(chain: chain) }
+        var pack = try personality(id)
+        for (t, strings) in pack.strings {
+            guard let base = chain.first(where: { $0.tag == t }) else { continue }
+            pack.strings[t] = strings.filter { key, text in
+                base.strings[key].map { Template($0).arguments == Template(text).arguments } ?? false
+            }
+        }
+        return try Language(chain: chain, personality: pack)
+    }
+
+    public var personalitiesDirectory: URL { root.url.appendingPathComponent("personalities", isDirectory: true) }
+
+    /// Ids that have a `personalities/<id>.yaml`, sorted.
+    public func availablePersonalities() -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: personalitiesDirectory.path)) ?? []
+        return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    public func personality(_ id: String) throws(EngineError) -> Personality {
+        let url = personalitiesDirectory.appendingPathComponent("\(id).yaml")
+        guard StepID.isValid(id), FileManager.default.fileExists(atPath: url.path) else {
+            throw .invalidContent(file: "personalities/\(id).yaml", line: nil,
+                                  message: "no personality '\(id)' (available: \(availablePersonalities().joined(separator: ", ")))")
+        }
+        return try Personality.load(url, displayName: "personalities/\(id).yaml")
     }
 }

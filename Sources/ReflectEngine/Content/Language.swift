@@ -11,9 +11,12 @@ public struct Language: Sendable {
     public let probe: SpecificityProbe?
 
     public var tag: String { localizer.tag }
+    /// The personality whose tone overrides apply, if any.
+    public let personality: String?
 
-    public init(chain: [LocaleData]) throws(EngineError) {
-        localizer = Localizer(chain: chain)
+    public init(chain: [LocaleData], personality: Personality? = nil) throws(EngineError) {
+        localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:])
+        self.personality = personality?.id
         if let source = localizer.distortionSource, let lexicon = source.distortions {
             do { detector = try DistortionDetector(lexicon, mode: source.matching) } catch {
                 throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "distortions: \(error)")
