@@ -27,15 +27,23 @@ struct CLIRunner {
         return URL(fileURLWithPath: ".build/debug/reflect")
     }
 
+    /// The environment for a spawned `reflect`: its own XDG_DATA_HOME, so a
+    /// command without --db never touches the machine's real database and
+    /// tests never see each other's sessions.
+    static func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-xdg-\(UUID().uuidString)").path
+        for (k, v) in extra { env[k] = v }
+        return env
+    }
+
     static func run(_ arguments: [String], stdin: String = "", in directory: URL? = nil,
                     environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
+        process.environment = CLIRunner.isolatedEnvironment(environment)
         let input = Pipe(), out = Pipe(), err = Pipe()
         process.standardInput = input
         process.standardOutput = out
@@ -81,6 +89,7 @@ final class LiveProcess {
     init(_ arguments: [String], in directory: URL? = nil) throws {
         process.executableURL = CLIRunner.executable
         process.arguments = arguments
+        process.environment = CLIRunner.isolatedEnvironment()
         if let directory { process.currentDirectoryURL = directory }
         process.standardInput = input
         process.standardOutput = output

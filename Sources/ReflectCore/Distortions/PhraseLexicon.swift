@@ -23,12 +23,15 @@ public struct PhraseLexicon: Sendable, Equatable {
     /// Every phrase of `category` with its slots filled in.
     public func expandedPhrases(of category: String) throws(LexiconError) -> [String] {
         var out: [String] = []
-        for phrase in phrases[category] ?? [] { out += try expand(phrase, category: category) }
+        for phrase in phrases[category] ?? [] { out += try expand(phrase, category: category, depth: 0) }
         return out
     }
 
-    private func expand(_ phrase: String, category: String) throws(LexiconError) -> [String] {
+    private func expand(_ phrase: String, category: String, depth: Int) throws(LexiconError) -> [String] {
         guard let open = phrase.firstIndex(of: "{") else { return [phrase] }
+        guard depth < 8 else {
+            throw LexiconError(category: category, phrase: phrase, reason: "slots nest more than 8 deep (does a slot refer to itself?)")
+        }
         guard let close = phrase[open...].firstIndex(of: "}") else {
             throw LexiconError(category: category, phrase: phrase, reason: "unclosed '{'")
         }
@@ -38,7 +41,7 @@ public struct PhraseLexicon: Sendable, Equatable {
         }
         var out: [String] = []
         for v in values {
-            out += try expand(phrase[..<open] + v + phrase[phrase.index(after: close)...], category: category)
+            out += try expand(phrase[..<open] + v + phrase[phrase.index(after: close)...], category: category, depth: depth + 1)
         }
         return out
     }

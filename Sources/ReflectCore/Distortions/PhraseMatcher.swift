@@ -6,13 +6,15 @@ import Foundation
 /// Rule (`.wordBoundary`, alphabetic scripts): a phrase matches where its
 /// normalised bytes occur in the normalised text and the byte before it and
 /// the byte after it, if any, are not word bytes (see ``TextNormalizer``).
-/// On ASCII text this is exactly the C anchors' `word` rule. `.substring`
-/// (Japanese, Korean) drops the boundary condition. The result is the
-/// highest-priority category with any match.
+/// On ASCII text this is exactly the C anchors' `word` rule. One refinement
+/// for elision: a phrase ending in an apostrophe (French "personne n'")
+/// needs no boundary after it. `.substring` (Japanese, Korean) drops both
+/// boundary conditions. The result is the highest-priority category with
+/// any match.
 ///
-/// Cost: one pass over the text; at each word start (or each character
-/// start, for substrings) only the phrases sharing its first two bytes are
-/// compared. No allocation per text on ASCII input.
+/// Cost: one pass over the text; at each candidate start only the phrases
+/// sharing its first two bytes (ASCII) or its first character (other
+/// scripts) are compared. No allocation per text on ASCII input.
 public struct PhraseMatcher: Sendable {
     public enum Mode: String, Sendable, Codable { case wordBoundary = "word", substring }
 
@@ -23,55 +25,107 @@ public struct PhraseMatcher: Sendable {
     private let start: [Int32]
     private let length: [Int32]
     private let category: [Int32]
-    /// Phrases by the key of their first two bytes: CSR offsets into `order`.
+    /// Phrases whose last byte is an apostrophe (no boundary needed after).
+    private let openEnd: [Bool]
+    /// ASCII-led phrases by their first two bytes: CSR offsets into `order`.
     private let offsets: [Int32]
     private let order: [Int32]
+    /// Phrases led by a non-ASCII character, by that character (low 16 bits
+    /// of its scalar); empty when there are none.
+    private let wideOffsets: [Int32]
+    private let wideOrder: [Int32]
     /// One-byte phrases, by byte (rare: "a" would be one).
     private let single: [Int32]
 
     public init(_ lexicon: PhraseLexicon, mode: Mode) throws(LexiconError) {
         self.mode = mode
         categories = lexicon.priority
-        var bytes: [UInt8] = [], start: [Int32] = [], length: [Int32] = [], category: [Int32] = []
+        var bytes: [UInt8] = [], start: [Int32] = [], length: [Int32] = [], category: [Int32] = [], openEnd: [Bool] = []
         var seen = Set<[UInt8]>()
         for (c, name) in lexicon.priority.enumerated() {
             for phrase in try lexicon.expandedPhrases(of: name) {
-                let b = TextNormalizer.bytes(phrase.trimmingCharacters(in: .whitespaces))
-                guard !b.isEmpty else { throw LexiconError(category: name, phrase: phrase, reason: "empty phrase") }
+                // Trimmed after normalising: non-ASCII punctuation ("¡", "“")
+                // becomes a space, and a match never starts on a space.
+                var b = TextNormalizer.bytes(phrase)[...]
+                while b.first == 32 { b.removeFirst() }
+                while b.last == 32 { b.removeLast() }
+                guard !b.isEmpty else {
+                    throw LexiconError(category: name, phrase: phrase, reason: "empty phrase (nothing but spaces or symbols)")
+                }
+                let bytes_ = Array(b)
                 // The first category listing a phrase wins, as in priority order.
-                guard seen.insert(b).inserted else { continue }
+                guard seen.insert(bytes_).inserted else { continue }
                 start.append(Int32(bytes.count))
-                length.append(Int32(b.count))
+                length.append(Int32(bytes_.count))
                 category.append(Int32(c))
-                bytes += b
+                openEnd.append(bytes_.last == UInt8(ascii: "'"))
+                bytes += bytes_
             }
         }
         var counts = [Int32](repeating: 0, count: 65537)
+        var wideCounts = [Int32](repeating: 0, count: 65537)
         var single = [Int32](repeating: Int32.max, count: 256)
-        for i in start.indices {
-            let s = Int(start[i])
-            if length[i] == 1 {
-                single[Int(bytes[s])] = min(single[Int(bytes[s])], category[i])
-            } else {
-                counts[Int(bytes[s]) << 8 | Int(bytes[s + 1]) + 1] += 1
+        var keys = [Int](repeating: -1, count: start.count)
+        var wide = [Bool](repeating: false, count: start.count)
+        bytes.withUnsafeBufferPointer { all in
+            for i in start.indices {
+                let phrase = UnsafeBufferPointer(rebasing: all[Int(start[i])..<Int(start[i] + length[i])])
+                if phrase[0] < 0x80 {
+                    if phrase.count == 1 {
+                        single[Int(phrase[0])] = min(single[Int(phrase[0])], category[i])
+                    } else {
+                        keys[i] = PhraseMatcher.asciiKey(phrase, 0)
+                        counts[keys[i] + 1] += 1
+                    }
+                } else if let k = PhraseMatcher.wideKey(phrase, 0) {
+                    keys[i] = k
+                    wide[i] = true
+                    wideCounts[k + 1] += 1
+                }
             }
         }
-        for k in 0..<65536 { counts[k + 1] += counts[k] }
-        var fill = [Int32](repeating: 0, count: 65536)
-        var order = [Int32](repeating: 0, count: Int(counts[65536]))
-        for i in start.indices where length[i] > 1 {
-            let s = Int(start[i])
-            let key = Int(bytes[s]) << 8 | Int(bytes[s + 1])
-            order[Int(counts[key] + fill[key])] = Int32(i)
-            fill[key] += 1
+        func layout(_ counts: inout [Int32], wide want: Bool) -> [Int32] {
+            for k in 0..<65536 { counts[k + 1] += counts[k] }
+            var fill = [Int32](repeating: 0, count: 65536)
+            var order = [Int32](repeating: 0, count: Int(counts[65536]))
+            for i in start.indices where keys[i] >= 0 && wide[i] == want {
+                order[Int(counts[keys[i]] + fill[keys[i]])] = Int32(i)
+                fill[keys[i]] += 1
+            }
+            return order
         }
+        self.order = layout(&counts, wide: false)
+        let wideOrder = layout(&wideCounts, wide: true)
+        self.wideOrder = wideOrder
+        self.wideOffsets = wideOrder.isEmpty ? [] : wideCounts
         self.bytes = bytes
         self.start = start
         self.length = length
         self.category = category
+        self.openEnd = openEnd
         self.offsets = counts
-        self.order = order
         self.single = single
+    }
+
+    @inline(__always)
+    static func asciiKey(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int { Int(t[i]) << 8 | Int(t[i + 1]) }
+
+    /// The scalar (low 16 bits) of the UTF-8 character at `i`, or nil if the
+    /// bytes there are not a complete sequence start.
+    @inline(__always)
+    static func wideKey(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
+        let b0 = t[i]
+        let n: Int, initial: UInt32
+        switch b0 {
+        case 0xC0...0xDF: n = 2; initial = UInt32(b0 & 0x1F)
+        case 0xE0...0xEF: n = 3; initial = UInt32(b0 & 0x0F)
+        case 0xF0...0xF7: n = 4; initial = UInt32(b0 & 0x07)
+        default: return nil
+        }
+        guard i + n <= t.count else { return nil }
+        var scalar = initial
+        for k in 1..<n { scalar = scalar << 6 | UInt32(t[i + k] & 0x3F) }
+        return Int(scalar & 0xFFFF)
     }
 
     /// The index in ``categories`` of the best match in `text`, or nil.
@@ -97,48 +151,57 @@ public struct PhraseMatcher: Sendable {
         let n = t.count
         var best = Int32.max
         bytes.withUnsafeBufferPointer { kw in
+            // Compares candidates order[from ..< to] against the text at i,
+            // skipping the first `skip` bytes the index already guarantees.
+            func scan(_ order: UnsafeBufferPointer<Int32>, _ from: Int, _ to: Int, at i: Int, skip: Int) -> Bool {
+                var j = from
+                while j < to {
+                    let k = Int(order[j])
+                    j += 1
+                    let cat = category[k]
+                    guard cat < best else { continue }
+                    let len = Int(length[k])
+                    guard i + len <= n, openEnd[k] || boundaryAfter(t, i + len) else { continue }
+                    let s = Int(start[k])
+                    var m = skip
+                    while m < len, kw[s + m] == t[i + m] { m += 1 }
+                    if m == len {
+                        best = cat
+                        if best == 0 { return true }
+                    }
+                }
+                return false
+            }
             offsets.withUnsafeBufferPointer { off in
                 order.withUnsafeBufferPointer { ord in
-                    var i = 0
-                    while i < n {
-                        let c = t[i]
-                        let atStart: Bool
-                        switch mode {
-                        case .wordBoundary:
-                            // The byte before a match must not be a word byte
-                            // (no phrase starts with a space).
-                            atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]))
-                        case .substring:
-                            atStart = c & 0xC0 != 0x80 // a UTF-8 sequence start
-                        }
-                        if atStart {
-                            if single[Int(c)] < best, boundaryAfter(t, i + 1) { best = single[Int(c)] }
-                            if i + 1 < n {
-                                let key = Int(c) << 8 | Int(t[i + 1])
-                                var j = Int(off[key])
-                                let end = Int(off[key + 1])
-                                while j < end {
-                                    let k = Int(ord[j])
-                                    j += 1
-                                    let cat = category[k]
-                                    guard cat < best else { continue }
-                                    let len = Int(length[k])
-                                    guard i + len <= n, boundaryAfter(t, i + len) else { continue }
-                                    let s = Int(start[k])
-                                    var same = true
-                                    var m = 2
-                                    while m < len {
-                                        if kw[s + m] != t[i + m] { same = false; break }
-                                        m += 1
-                                    }
-                                    if same {
-                                        best = cat
-                                        if best == 0 { return }
+                    wideOffsets.withUnsafeBufferPointer { woff in
+                        wideOrder.withUnsafeBufferPointer { word in
+                            var i = 0
+                            while i < n {
+                                let c = t[i]
+                                let atStart: Bool
+                                switch mode {
+                                case .wordBoundary:
+                                    // The byte before a match must not be a word byte
+                                    // (no phrase starts with a space).
+                                    atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]))
+                                case .substring:
+                                    atStart = c & 0xC0 != 0x80 // a UTF-8 sequence start
+                                }
+                                if atStart {
+                                    if c < 0x80 {
+                                        if single[Int(c)] < best, boundaryAfter(t, i + 1) { best = single[Int(c)] }
+                                        if i + 1 < n {
+                                            let key = PhraseMatcher.asciiKey(t, i)
+                                            if scan(ord, Int(off[key]), Int(off[key + 1]), at: i, skip: 2) { return }
+                                        }
+                                    } else if !woff.isEmpty, let key = PhraseMatcher.wideKey(t, i) {
+                                        if scan(word, Int(woff[key]), Int(woff[key + 1]), at: i, skip: 0) { return }
                                     }
                                 }
+                                i += 1
                             }
                         }
-                        i += 1
                     }
                 }
             }

@@ -63,6 +63,11 @@ public struct Prompt: Sendable, Equatable {
     public var shape: PromptShape {
         PromptShape(kind: kind, optionIDs: options.map(\.id), required: required)
     }
+
+    /// The shape, accepting `words` for yes/no and checklist marks.
+    public func shape(words: AnswerWords) -> PromptShape {
+        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, words: words)
+    }
 }
 
 /// What `done` reports: the intensity before and after (steps `pre` and

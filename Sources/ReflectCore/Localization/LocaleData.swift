@@ -13,15 +13,18 @@ public struct LocaleData: Sendable, Equatable {
     /// Distortion keywords and patterns; nil when the locale has none (the
     /// detector then falls back along the chain).
     public var distortions: PhraseLexicon?
+    /// Words for yes/no and checklist marks in this language.
+    public var answerWords: AnswerWords
 
     public init(tag: String, name: String, matching: PhraseMatcher.Mode = .wordBoundary, strings: [String: String] = [:],
-                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil) {
+                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil, answerWords: AnswerWords = AnswerWords()) {
         self.tag = tag
         self.name = name
         self.matching = matching
         self.strings = strings
         self.probe = probe
         self.distortions = distortions
+        self.answerWords = answerWords
     }
 }
 

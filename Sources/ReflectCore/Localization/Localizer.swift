@@ -43,6 +43,13 @@ public struct Localizer: Sendable, Equatable {
     /// The first locale in the chain with distortion lists, and its mode.
     public var distortionSource: LocaleData? { chain.first { $0.distortions != nil } }
 
+    /// Answer words of the whole chain, most specific first, English last.
+    public var answerWords: AnswerWords {
+        var words = AnswerWords()
+        for locale in chain { words = words.merged(with: locale.answerWords) }
+        return words.merged(with: .english)
+    }
+
     /// The first locale in the chain with vague phrases.
     public var probeSource: LocaleData? { chain.first { !$0.probe.vaguePhrases.isEmpty } }
 }

@@ -47,11 +47,14 @@ public struct PromptShape: Sendable, Equatable {
     public var optionIDs: [String]
     /// Whether `skip` is refused.
     public var required: Bool
+    /// Words accepted for yes/no and checklist marks.
+    public var words: AnswerWords
 
-    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true) {
+    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true, words: AnswerWords = .english) {
         self.kind = kind
         self.optionIDs = optionIDs
         self.required = required
+        self.words = words
     }
 
     /// The range an intensity answer must fall in.
@@ -62,7 +65,7 @@ public struct PromptShape: Sendable, Equatable {
     ///
     /// Text takes any string up to ``SessionSave/maxTextBytes``; intensity a
     /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
-    /// 7.5 do not); yes/no a boolean or yes/no words; a choice a known option
+    /// 7.5 do not); yes/no a boolean or the language's yes/no words; a choice a known option
     /// id (or its 1-based number as text); multi-choice distinct known ids;
     /// a checklist a mark for every item; message and action an
     /// acknowledgement.
@@ -90,11 +93,8 @@ public struct PromptShape: Sendable, Equatable {
         case (.yesNo, .boolean(let b)):
             return .success(.boolean(b))
         case (.yesNo, .text(let s)):
-            switch s.trimmingCharacters(in: .whitespaces).lowercased() {
-            case "y", "yes", "true": return .success(.boolean(true))
-            case "n", "no", "false": return .success(.boolean(false))
-            default: return .failure(InvalidAnswer("yes_no", "Please answer yes or no."))
-            }
+            guard let b = words.boolean(s) else { return .failure(InvalidAnswer("yes_no", "Please answer yes or no.")) }
+            return .success(.boolean(b))
         case (.yesNo, _):
             return .failure(InvalidAnswer("yes_no", "Please answer yes or no."))
         case (.singleChoice, .choose(let id)), (.singleChoice, .text(let id)):
@@ -112,9 +112,9 @@ public struct PromptShape: Sendable, Equatable {
             return .failure(unknownOption)
         case (.checklist, .checklist(let raw)):
             var marks: [String: ChecklistMark] = [:]
-            for (item, mark) in raw {
+            for (item, mark) in raw.sorted(by: { $0.key < $1.key }) {
                 guard optionIDs.contains(item) else { return .failure(InvalidAnswer("checklist_item", "'\(item)' is not on this checklist.")) }
-                guard let m = ChecklistMark(rawValue: mark) else {
+                guard let m = words.mark(mark) else {
                     return .failure(InvalidAnswer("checklist_mark", "Mark each item done, partly or skip."))
                 }
                 marks[item] = m
@@ -127,7 +127,7 @@ public struct PromptShape: Sendable, Equatable {
             return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
         case (.action, .acknowledge), (.message, .acknowledge), (.message, .text):
             return .success(.acknowledged)
-        case (.action, .text(let s)) where s.trimmingCharacters(in: .whitespaces).isEmpty || s.lowercased() == "done":
+        case (.action, .text(let s)) where s.trimmingCharacters(in: .whitespaces).isEmpty || words.mark(s) == .done:
             return .success(.acknowledged)
         case (.action, _), (.message, _):
             return .failure(InvalidAnswer("ack_expected", "Press Enter (or answer {\"done\": true}) when you are done."))
@@ -142,7 +142,8 @@ public struct PromptShape: Sendable, Equatable {
         case (.text, .text), (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return true
         case (.intensity, .integer(let i)): return PromptShape.intensityRange.contains(i)
         case (.singleChoice, .choice(let id)): return optionIDs.contains(id)
-        case (.multiChoice, .choices(let ids)): return Set(ids).isSubset(of: optionIDs) && Set(ids).count == ids.count
+        case (.multiChoice, .choices(let ids)):
+            return Set(ids).isSubset(of: optionIDs) && Set(ids).count == ids.count && !(required && ids.isEmpty)
         case (.checklist, .checklist(let marks)): return Set(marks.keys) == Set(optionIDs)
         default: return false
         }

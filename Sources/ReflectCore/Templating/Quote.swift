@@ -14,6 +14,11 @@ public enum Quote {
         guard !text.isEmpty else { return "" }
         var sentence = firstSentence(of: text)
         if sentence.isEmpty { sentence = text }
+        // Spanish opens a question or exclamation with ¿ ¡; once the closing
+        // mark is cut, the opening one would stand alone.
+        if sentence.count < text.count, let first = sentence.first, first == "¿" || first == "¡" {
+            sentence.removeFirst()
+        }
         guard sentence.count > limit else { return sentence }
         var cut = String(sentence.prefix(limit))
         if let space = cut.lastIndex(where: { $0 == " " }), cut.distance(from: cut.startIndex, to: space) >= limit * 2 / 3 {
@@ -23,7 +28,7 @@ public enum Quote {
         return cut + "…"
     }
 
-    private static let terminators: Set<Character> = [".", "!", "?", "…", "。", "！", "？", "\n"]
+    private static let terminators: Set<Character> = [".", "!", "?", "…", "。", "！", "？", "\n", "\r\n", "\r"]
 
     /// Text up to the first sentence end: a terminator followed by a space,
     /// a line end or the end of the text (so "3.5" and "e.g.x" do not end a
@@ -35,7 +40,7 @@ public enum Quote {
             if terminators.contains(c) {
                 let next = text.index(after: i)
                 let cjk = c == "。" || c == "！" || c == "？"
-                if cjk || c == "\n" || next == text.endIndex || text[next].isWhitespace {
+                if cjk || c.isNewline || next == text.endIndex || text[next].isWhitespace {
                     var s = String(text[..<i])
                     while let last = s.last, terminators.contains(last) || last.isWhitespace { s.removeLast() }
                     return s

@@ -8,7 +8,8 @@ import Foundation
 ///   byte is `[a-z0-9_]`.
 /// - Other text is NFKC-normalised (full-width = half-width), case-folded
 ///   (`ß` = `ss`), stripped of accents (`é` = `e`), apostrophe variants
-///   (’ ‘ ʼ ´ `) become `'`, and non-ASCII punctuation and spaces become a
+///   (’ ‘ ʼ ´ ′ ＇) become `'`, œ and æ become oe and ae, and non-ASCII
+///   punctuation and spaces become a
 ///   space. After this, every byte ≥ 0x80 belongs to a letter, a digit or a
 ///   mark, so a word boundary is any byte outside `[a-z0-9_]` and < 0x80.
 public enum TextNormalizer {
@@ -29,14 +30,26 @@ public enum TextNormalizer {
     }
 
     static func unicodeFold(_ text: String) -> String {
-        let folded = text.precomposedStringWithCompatibilityMapping
+        // Canonical composition after the compatibility mapping: on Linux the
+        // latter leaves half-width ﾃﾞ as テ + U+3099 instead of デ.
+        // Apostrophe variants first: NFKC would turn ´ into a space and an accent.
+        var unified = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2019, 0x2018, 0x02BC, 0x00B4, 0x2032, 0xFF07: unified.append("'")
+            default: unified.append(scalar)
+            }
+        }
+        let folded = String(unified).precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
             .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         var out = String.UnicodeScalarView()
         out.reserveCapacity(folded.unicodeScalars.count)
         for scalar in folded.unicodeScalars {
             switch scalar.value {
-            case 0x2019, 0x2018, 0x02BC, 0x00B4, 0x0060, 0x2032, 0xFF07:
-                out.append("'")
+            case 0x0153: // œ: not a diacritic, a ligature
+                out.append("o"); out.append("e")
+            case 0x00E6: // æ
+                out.append("a"); out.append("e")
             case 0..<0x80:
                 out.append(scalar)
             default:

@@ -16,16 +16,24 @@ public struct ContentLibrary: Sendable {
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
-    /// The locale file for `tag`, or nil when there is none. Malformed files
-    /// throw with file and line.
-    public func locale(_ tag: String) throws(EngineError) -> LocaleData? {
+    /// The locale file for `tag` as written, or nil when there is none.
+    /// Malformed files throw with file and line.
+    public func document(_ tag: String) throws(EngineError) -> LocaleDocument? {
         let url = localesDirectory.appendingPathComponent("\(tag).yaml")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let data = try LocaleFile.load(url, displayName: "locales/\(tag).yaml")
-        guard data.tag == tag else {
-            throw .invalidContent(file: "locales/\(tag).yaml", line: 1, message: "declares 'locale: \(data.tag)', expected '\(tag)'")
+        let doc = try LocaleFile.load(url, displayName: "locales/\(tag).yaml")
+        guard doc.tag == tag else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: 1, message: "declares 'locale: \(doc.tag)', expected '\(tag)'")
         }
-        return data
+        return doc
+    }
+
+    /// What the runtime shows for `tag`: for a translation, only its
+    /// translated entries (judged against English); nil when there is no file.
+    public func locale(_ tag: String) throws(EngineError) -> LocaleData? {
+        guard let doc = try document(tag) else { return nil }
+        if doc.isSource { return doc.runtimeData(source: nil) }
+        return doc.runtimeData(source: try document("en"))
     }
 
     /// The language for `tag` along its fallback chain (`pt-BR → pt → en`);

@@ -2,95 +2,140 @@ import Foundation
 import ReflectCore
 import Yams
 
-/// Reads `locales/<tag>.yaml`.
+/// Reads `locales/<tag>.yaml` into a ``LocaleDocument``.
 ///
 /// ```yaml
-/// locale: en
-/// name: English
+/// locale: de
+/// name: Deutsch
 /// matching: word            # or substring (ja, ko)
 /// strings:
-///   reflection.negative.q1: "What happened today that affected your mood?"
+///   reflection.negative.q1: { text: "Was ist heute passiert …?", source: 3f2a91bc }
+///   intensity.hint: "0 = gar nicht, 10 = so stark wie nur möglich"   # not confirmed yet: stale
 /// probe:
+///   source: 5d41402a
 ///   min_characters: 25
-///   vague_phrases: [idk, everything]
+///   vague_phrases: [keine ahnung, alles]
 /// distortions:
-///   priority: [catastrophizing, mind_reading, ...]
-///   slots: { trait: [failure, loser] }
-///   phrases:
-///     labeling: ["i'm a {trait}", "i'm such a"]
+///   source: 7c6a180b
+///   priority: [catastrophizing, ...]
+///   slots: { trait_adj: [dumm, nutzlos] }
+///   phrases: { labeling: ["ich bin so {trait_adj}"] }
 /// ```
 ///
-/// Every error names the file and line (`locales/en.yaml:12: ...`).
+/// English entries are plain strings (English is the source). A
+/// translation's `source` is the lock of the English text it translates
+/// (see ``SourceLock``); `note` is the translator's own comment. Every error
+/// names the file and line.
 enum LocaleFile {
-    static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions"]
+    static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words"]
 
-    static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleData {
+    static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleDocument {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
         }
-        return try parse(text, file: displayName)
+        return try document(text, file: displayName)
     }
 
+    /// A single file read on its own, every string included (as if it were
+    /// the source locale).
     static func parse(_ text: String, file: String) throws(EngineError) -> LocaleData {
+        let doc = try document(text, file: file)
+        var data = doc.runtimeData(source: nil)
+        data.strings = doc.entries.mapValues(\.text)
+        return data
+    }
+
+    static func document(_ text: String, file: String) throws(EngineError) -> LocaleDocument {
         let doc = try YAMLDocument(text: text, file: file)
-        var data = LocaleData(tag: "", name: "")
+        var out = LocaleDocument(file: file)
+        out.header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }.map(String.init)
         for (key, keyNode, value) in try doc.mapping(doc.root, "a locale file") {
             switch key {
-            case "locale": data.tag = try doc.string(value, "locale")
-            case "name": data.name = try doc.string(value, "name")
+            case "locale": out.tag = try doc.string(value, "locale")
+            case "name": out.name = try doc.string(value, "name")
             case "matching":
                 guard let mode = PhraseMatcher.Mode(rawValue: try doc.string(value, "matching")) else {
                     throw doc.fail(value, "matching must be 'word' or 'substring'")
                 }
-                data.matching = mode
-            case "strings": data.strings = try strings(value, doc)
-            case "probe": data.probe = try probe(value, doc)
-            case "distortions": data.distortions = try distortions(value, doc)
+                out.matching = mode
+            case "strings": try strings(value, doc, into: &out)
+            case "probe": out.probe = try probe(value, doc)
+            case "distortions": out.distortions = try distortions(value, doc)
+            case "answer_words": out.answerWords = try answerWords(value, doc)
             default:
                 throw doc.fail(keyNode, "unknown section '\(key)' (expected one of: \(sections.sorted().joined(separator: ", ")))")
             }
         }
-        guard !data.tag.isEmpty else { throw doc.fail(doc.root, "missing 'locale: <tag>'") }
-        if data.name.isEmpty { data.name = data.tag }
-        return data
-    }
-
-    /// A string is either plain text, or `{ text: "...", ... }` (translations
-    /// carry metadata beside the text).
-    private static func strings(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> [String: String] {
-        var out: [String: String] = [:]
-        for (key, _, value) in try doc.mapping(node, "strings") {
-            if let s = value.scalar?.string {
-                out[key] = s
-            } else if value.mapping != nil {
-                for (field, _, v) in try doc.mapping(value, "string '\(key)'") where field == "text" {
-                    out[key] = try doc.string(v, "string '\(key)'")
-                }
-            } else {
-                throw doc.fail(value, "string '\(key)' must be text")
-            }
-        }
+        guard !out.tag.isEmpty else { throw doc.fail(doc.root, "missing 'locale: <tag>'") }
+        if out.name.isEmpty { out.name = out.tag }
+        out.comments = commentsAboveKeys(text)
         return out
     }
 
-    private static func probe(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> ProbeData {
+    private static func strings(_ node: Node, _ doc: YAMLDocument, into out: inout LocaleDocument) throws(EngineError) {
+        for (key, keyNode, value) in try doc.mapping(node, "strings") {
+            var entry = LocaleDocument.Entry(text: "")
+            if let s = value.scalar?.string {
+                entry.text = s
+            } else if value.mapping != nil {
+                var hasText = false
+                for (field, fieldNode, v) in try doc.mapping(value, "string '\(key)'") {
+                    switch field {
+                    case "text": entry.text = try doc.string(v, "string '\(key)'"); hasText = true
+                    case "source": entry.source = try doc.string(v, "string '\(key)' source")
+                    case "note": entry.note = try doc.string(v, "string '\(key)' note")
+                    default: throw doc.fail(fieldNode, "string '\(key)': unknown field '\(field)' (text, source, note)")
+                    }
+                }
+                if !hasText { throw doc.fail(value, "string '\(key)' has no text") }
+            } else {
+                throw doc.fail(value, "string '\(key)' must be text, or { text: ..., source: ... }")
+            }
+            out.entries[key] = entry
+            out.order.append(key)
+            out.lines[key] = keyNode.mark?.line
+        }
+    }
+
+    private static func probe(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<ProbeData> {
         var p = ProbeData()
+        var source: String?
         for (key, keyNode, value) in try doc.mapping(node, "probe") {
             switch key {
             case "min_characters": p.minimumCharacters = try doc.int(value, "probe.min_characters")
             case "vague_phrases": p.vaguePhrases = try doc.strings(value, "probe.vague_phrases")
+            case "source": source = try doc.string(value, "probe.source")
             default: throw doc.fail(keyNode, "unknown probe setting '\(key)'")
             }
         }
-        return p
+        return .init(value: p, source: source)
     }
 
-    private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> PhraseLexicon {
+    private static func answerWords(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<AnswerWords> {
+        var w = AnswerWords()
+        var source: String?
+        for (key, keyNode, value) in try doc.mapping(node, "answer_words") {
+            switch key {
+            case "yes": w.yes = try doc.strings(value, "answer_words.yes")
+            case "no": w.no = try doc.strings(value, "answer_words.no")
+            case "done": w.done = try doc.strings(value, "answer_words.done")
+            case "partly": w.partly = try doc.strings(value, "answer_words.partly")
+            case "skip": w.skip = try doc.strings(value, "answer_words.skip")
+            case "source": source = try doc.string(value, "answer_words.source")
+            default: throw doc.fail(keyNode, "unknown answer_words entry '\(key)' (yes, no, done, partly, skip)")
+            }
+        }
+        return .init(value: w, source: source)
+    }
+
+    private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<PhraseLexicon> {
         var lexicon = PhraseLexicon(priority: [], phrases: [:])
+        var source: String?
         for (key, keyNode, value) in try doc.mapping(node, "distortions") {
             switch key {
             case "priority": lexicon.priority = try doc.strings(value, "distortions.priority")
+            case "source": source = try doc.string(value, "distortions.source")
             case "slots":
                 for (slot, _, list) in try doc.mapping(value, "distortions.slots") {
                     lexicon.slots[slot] = try doc.strings(list, "distortions.slots.\(slot)")
@@ -107,11 +152,37 @@ enum LocaleFile {
         for category in lexicon.phrases.keys where !lexicon.priority.contains(category) {
             throw doc.fail(node, "distortions: '\(category)' has phrases but is not in priority")
         }
+        for category in lexicon.priority where (lexicon.phrases[category] ?? []).isEmpty {
+            throw doc.fail(node, "distortions: '\(category)' is in priority but has no phrases")
+        }
         do {
             _ = try DistortionDetector(lexicon, mode: .wordBoundary)
         } catch {
             throw doc.fail(node, "distortions: \(error)")
         }
-        return lexicon
+        return .init(value: lexicon, source: source)
+    }
+
+    /// `# comment` lines directly above an indented `key:` line of
+    /// `strings` (libyaml drops comments, so they are read from the text).
+    static func commentsAboveKeys(_ text: String) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        var pending: [String] = []
+        var inStrings = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = String(raw)
+            if !line.hasPrefix(" ") && !line.hasPrefix("#") && !line.isEmpty { inStrings = line.hasPrefix("strings:") }
+            guard inStrings else { continue }
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("#") {
+                pending.append(trimmed.dropFirst().trimmingCharacters(in: .whitespaces))
+            } else if trimmed.isEmpty {
+                pending.removeAll()
+            } else if let colon = trimmed.firstIndex(of: ":") {
+                if !pending.isEmpty { out[String(trimmed[..<colon])] = pending }
+                pending.removeAll()
+            }
+        }
+        return out
     }
 }

@@ -100,7 +100,7 @@ public final class FlowSession {
             }
             value = draft
         default:
-            switch prompt.shape.validate(input) {
+            switch prompt.shape(words: language.localizer.answerWords).validate(input) {
             case .failure(let invalid):
                 return [.invalid(step: prompt.step, code: invalid.code, message: message(invalid.code, invalid.message)), .prompt(prompt)]
             case .success(let v):

@@ -1,0 +1,114 @@
+import Foundation
+import ReflectCore
+
+/// A locale file as written: every entry with its metadata, every list
+/// section with its lock, and where each key sits (for messages). The
+/// runtime view (``LocaleData``) is derived from it against English.
+public struct LocaleDocument: Sendable, Equatable {
+    /// One translated (or source) string.
+    public struct Entry: Sendable, Equatable {
+        public var text: String
+        /// Lock of the English text this translates (nil: never confirmed).
+        public var source: String?
+        /// The translator's own note (PO `# ...`, XLIFF `<note>`).
+        public var note: String?
+
+        public init(text: String, source: String? = nil, note: String? = nil) {
+            self.text = text
+            self.source = source
+            self.note = note
+        }
+    }
+
+    /// A word-list section and its lock.
+    public struct Locked<Value: Sendable & Equatable>: Sendable, Equatable {
+        public var value: Value
+        public var source: String?
+    }
+
+    public var file: String
+    /// Comment lines at the top of the file (kept when tools rewrite it).
+    public var header: [String] = []
+    public var tag: String = ""
+    public var name: String = ""
+    public var matching: PhraseMatcher.Mode = .wordBoundary
+    public var entries: [String: Entry] = [:]
+    /// Keys in file order.
+    public var order: [String] = []
+    /// Line of each key (1-based).
+    public var lines: [String: Int] = [:]
+    public var probe: Locked<ProbeData>?
+    public var distortions: Locked<PhraseLexicon>?
+    public var answerWords: Locked<AnswerWords>?
+    /// Comments written above each key (English: shown to translators).
+    public var comments: [String: [String]] = [:]
+
+    public init(file: String) { self.file = file }
+
+    public var isSource: Bool { tag == "en" }
+
+    /// Locks of this (English) document's list sections.
+    public var probeLock: String? { probe.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+    public var distortionsLock: String? { distortions.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+    public var answerWordsLock: String? { answerWords.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+
+    static func canonical(_ w: AnswerWords) -> String {
+        [w.yes, w.no, w.done, w.partly, w.skip].map { $0.joined(separator: "|") }.joined(separator: "\n")
+    }
+
+    static func canonical(_ p: ProbeData) -> String {
+        "min_characters=\(p.minimumCharacters)\n" + p.vaguePhrases.joined(separator: "\n")
+    }
+
+    static func canonical(_ l: PhraseLexicon) -> String {
+        var out = "priority=" + l.priority.joined(separator: ",")
+        for (k, v) in l.slots.sorted(by: { $0.key < $1.key }) { out += "\nslot \(k)=" + v.joined(separator: "|") }
+        for (k, v) in l.phrases.sorted(by: { $0.key < $1.key }) { out += "\nphrases \(k)=" + v.joined(separator: "|") }
+        return out
+    }
+
+    /// What the runtime may show: the source's strings as they are; for a
+    /// translation, only entries that are translated (present, non-empty,
+    /// same placeholders, lock matching the current English). Lists are
+    /// used even when stale (English lists would not match this language's
+    /// text anyway); `reflect locales status` reports them.
+    public func runtimeData(source english: LocaleDocument?) -> LocaleData {
+        var strings: [String: String] = [:]
+        for (key, entry) in entries {
+            if isSource || english.map({ TranslationState.of(key: key, entry: entry, english: $0) == .translated }) == true {
+                strings[key] = entry.text
+            }
+        }
+        return LocaleData(tag: tag, name: name, matching: matching, strings: strings,
+                          probe: probe?.value ?? ProbeData(), distortions: distortions?.value,
+                          answerWords: answerWords?.value ?? AnswerWords())
+    }
+}
+
+/// Where one key of a translation stands.
+public enum TranslationState: Sendable, Equatable {
+    case translated
+    /// No entry for a key English has.
+    case missing
+    /// The English text changed since it was translated (or it was never confirmed).
+    case stale
+    /// Present but unusable: empty, or placeholders differ from English.
+    case broken(String)
+    /// A key English does not have.
+    case unknown
+
+    public static func of(key: String, entry: LocaleDocument.Entry?, english: LocaleDocument) -> TranslationState {
+        guard let source = english.entries[key] else { return entry == nil ? .missing : .unknown }
+        guard let entry else { return .missing }
+        if entry.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return .broken("empty translation") }
+        let want = Template(source.text).arguments, have = Template(entry.text).arguments
+        if want != have {
+            return .broken("placeholders \(describe(have)) differ from the English \(describe(want))")
+        }
+        return SourceLock.matches(entry.source, source.text) ? .translated : .stale
+    }
+
+    static func describe(_ args: Set<Int>) -> String {
+        args.isEmpty ? "(none)" : args.sorted().map { "%\($0)$@" }.joined(separator: " ")
+    }
+}

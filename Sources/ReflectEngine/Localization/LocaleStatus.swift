@@ -1,0 +1,52 @@
+import ReflectCore
+
+/// Where a translation stands against English: what `reflect locales
+/// status` prints, key by key.
+public struct LocaleStatus: Sendable, Equatable, Encodable {
+    public struct Broken: Sendable, Equatable, Encodable {
+        public var key: String
+        public var reason: String
+    }
+
+    public var locale: String
+    public var file: String
+    public var translated: [String] = []
+    public var missing: [String] = []
+    public var stale: [String] = []
+    public var broken: [Broken] = []
+    /// Keys English does not have.
+    public var unknown: [String] = []
+    /// Word-list sections whose English original changed since they were confirmed.
+    public var staleLists: [String] = []
+    /// Word-list sections English has and this locale lacks.
+    public var missingLists: [String] = []
+
+    enum CodingKeys: String, CodingKey {
+        case locale, file, translated, missing, stale, broken, unknown
+        case staleLists = "stale_lists", missingLists = "missing_lists"
+    }
+
+    public init(_ doc: LocaleDocument, english: LocaleDocument) {
+        locale = doc.tag
+        file = doc.file
+        for key in english.order {
+            switch TranslationState.of(key: key, entry: doc.entries[key], english: english) {
+            case .translated: translated.append(key)
+            case .missing: missing.append(key)
+            case .stale: stale.append(key)
+            case .broken(let reason): broken.append(Broken(key: key, reason: reason))
+            case .unknown: break
+            }
+        }
+        unknown = doc.order.filter { english.entries[$0] == nil }
+        let sections: [(String, String?, String?, Bool)] = [
+            ("probe", english.probeLock, doc.probe?.source, doc.probe != nil),
+            ("distortions", english.distortionsLock, doc.distortions?.source, doc.distortions != nil),
+            ("answer_words", english.answerWordsLock, doc.answerWords?.source, doc.answerWords != nil),
+        ]
+        for (name, lock, mine, present) in sections {
+            guard let lock else { continue }
+            if !present { missingLists.append(name) } else if mine != lock { staleLists.append(name) }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import ReflectCore
+
+/// Writes a locale document in its canonical form. Tools (`confirm`,
+/// `import`) rewrite files this way: header comments kept, one line per
+/// string in English key order, `{ text, source, note }` where there is
+/// metadata. Parsing the output gives back the same document.
+enum LocaleWriter {
+    static func write(_ doc: LocaleDocument, englishOrder: [String]) -> String {
+        var out = doc.header.isEmpty ? [] : doc.header
+        out.append("locale: \(quote(doc.tag))")
+        out.append("name: \(quote(doc.name))")
+        out.append("matching: \(doc.matching.rawValue)")
+        out.append("strings:")
+        let known = englishOrder.filter { doc.entries[$0] != nil }
+        let extra = doc.order.filter { !englishOrder.contains($0) }
+        for key in known + extra {
+            guard let e = doc.entries[key] else { continue }
+            if e.source == nil && e.note == nil {
+                out.append("  \(key): \(quote(e.text))")
+            } else {
+                var fields = ["text: \(quote(e.text))"]
+                if let s = e.source { fields.append("source: \(quote(s))") }
+                if let n = e.note { fields.append("note: \(quote(n))") }
+                out.append("  \(key): { \(fields.joined(separator: ", ")) }")
+            }
+        }
+        if let p = doc.probe {
+            out.append("probe:")
+            if let s = p.source { out.append("  source: \(quote(s))") }
+            out.append("  min_characters: \(p.value.minimumCharacters)")
+            out.append("  vague_phrases: \(list(p.value.vaguePhrases))")
+        }
+        if let w = doc.answerWords {
+            out.append("answer_words:")
+            if let s = w.source { out.append("  source: \(quote(s))") }
+            for (name, words) in [("yes", w.value.yes), ("no", w.value.no), ("done", w.value.done), ("partly", w.value.partly), ("skip", w.value.skip)] {
+                out.append("  \(name): \(list(words))")
+            }
+        }
+        if let d = doc.distortions {
+            out.append("distortions:")
+            if let s = d.source { out.append("  source: \(quote(s))") }
+            out.append("  priority: \(list(d.value.priority))")
+            if !d.value.slots.isEmpty {
+                out.append("  slots:")
+                for (k, v) in d.value.slots.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(v))") }
+            }
+            out.append("  phrases:")
+            for category in d.value.priority {
+                out.append("    \(category): \(list(d.value.phrases[category] ?? []))")
+            }
+        }
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    static func list(_ items: [String]) -> String {
+        "[" + items.map(quote).joined(separator: ", ") + "]"
+    }
+
+    /// A YAML double-quoted scalar.
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += String(format: "\\x%02X", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectEngine
+
+struct Locales: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Translators' tools: status, check, confirm, and PO / XLIFF export and import.",
+        subcommands: [Status.self, Check.self, Confirm.self, ExportLocale.self, ImportLocale.self])
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Per locale: translated, missing, stale and broken strings, and the keys behind each.")
+        @Argument(help: "A locale tag (default: every translation).") var tag: String?
+        @Option(help: "text or json.") var format: Format = .text
+        @OptionGroup var contentOptions: ContentOptions
+        enum Format: String, ExpressibleByArgument { case text, json }
+
+        func run() throws {
+            let reports: [LocaleStatus]
+            do { reports = try LocaleTools(library: contentOptions.library).status(tag) } catch { throw fail(error) }
+            if format == .json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                FileHandle.standardOutput.write(try e.encode(reports) + Data("\n".utf8))
+                return
+            }
+            for r in reports {
+                print("\(r.locale) (\(r.file)): \(r.translated.count) translated, \(r.missing.count) missing, "
+                      + "\(r.stale.count) stale, \(r.broken.count) broken")
+                for (label, keys) in [("missing", r.missing), ("stale", r.stale), ("unknown", r.unknown)] where !keys.isEmpty {
+                    print("  \(label): " + keys.joined(separator: ", "))
+                }
+                for b in r.broken { print("  broken: \(b.key): \(b.reason)") }
+                if !r.staleLists.isEmpty { print("  stale word lists: " + r.staleLists.joined(separator: ", ")) }
+                if !r.missingLists.isEmpty { print("  missing word lists: " + r.missingLists.joined(separator: ", ")) }
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fail on malformed files, placeholder mismatches, unknown keys and empty lists; list warnings.")
+        @Option(help: "text or json.") var format: Status.Format = .text
+        @OptionGroup var contentOptions: ContentOptions
+
+        func run() throws {
+            let findings = LocaleTools(library: contentOptions.library).check()
+            if format == .json {
+                let e = JSONEncoder()
+                e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                FileHandle.standardOutput.write(try e.encode(findings) + Data("\n".utf8))
+            } else {
+                for f in findings { print(f.description) }
+                let errors = findings.filter { $0.severity == .error }.count
+                print("\(errors) error(s), \(findings.count - errors) warning(s)")
+            }
+            if findings.contains(where: { $0.severity == .error }) { throw ExitCode(1) }
+        }
+    }
+
+    struct Confirm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Mark translations as up to date with the current English (clears 'stale') and rewrite the file.")
+        @Argument(help: "The locale.") var tag: String
+        @Argument(help: "Keys to confirm.") var keys: [String] = []
+        @Flag(help: "Every translated key and the word lists.") var all = false
+        @Flag(help: "The word lists (probe, distortions).") var lists = false
+        @OptionGroup var contentOptions: ContentOptions
+
+        func validate() throws {
+            if keys.isEmpty && !all && !lists { throw ValidationError("name keys, or pass --all or --lists") }
+        }
+
+        func run() throws {
+            do {
+                let done = try LocaleTools(library: contentOptions.library).confirm(tag, keys: keys, all: all, lists: lists)
+                print("confirmed \(done.count) string(s) in locales/\(tag).yaml" + (all || lists ? " and its word lists" : ""))
+            } catch { throw fail(error) }
+        }
+    }
+
+    struct ExportLocale: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a locale's strings as gettext PO or XLIFF 1.2.")
+        enum Format: String, ExpressibleByArgument { case po, xliff }
+        @Option(help: "po or xliff.") var format: Format = .po
+        @Argument(help: "The locale.") var tag: String
+        @Option(help: "Write to FILE instead of stdout.") var out: String?
+        @OptionGroup var contentOptions: ContentOptions
+
+        func run() throws {
+            let tools = LocaleTools(library: contentOptions.library)
+            let text: String
+            do {
+                switch format {
+                case .po:
+                    let f = DateFormatter()
+                    f.locale = Locale(identifier: "en_US_POSIX")
+                    f.dateFormat = "yyyy-MM-dd HH:mmZ"
+                    text = try tools.exportPO(tag, revisionDate: f.string(from: Date()))
+                case .xliff: text = try tools.exportXLIFF(tag)
+                }
+            } catch { throw fail(error) }
+            if let out {
+                do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw ValidationError("cannot write \(out)") }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
+    }
+
+    struct ImportLocale: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "import", abstract: "Read a PO or XLIFF file back into its locale file.")
+        @Argument(help: "A .po or .xlf/.xliff file.") var file: String
+        @Option(help: "The locale, when the file does not say.") var locale: String?
+        @OptionGroup var contentOptions: ContentOptions
+
+        func run() throws {
+            do {
+                let s = try LocaleTools(library: contentOptions.library).importFile(URL(fileURLWithPath: file), tag: locale)
+                print("locales/\(s.locale).yaml: \(s.updated.count) updated, \(s.unchanged) unchanged, \(s.untranslated) untranslated in the file")
+            } catch { throw fail(error) }
+        }
+    }
+}
