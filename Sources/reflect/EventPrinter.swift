@@ -4,9 +4,20 @@ import ReflectCore
 import ReflectEngine
 
 /// Prints events for people (text) or programs (jsonl, one object per line).
-struct EventPrinter {
+final class EventPrinter {
     let format: Run.OutputFormat
     let interactive: Bool
+    /// Hints come from the session's locale once it is known.
+    private var localizer: Localizer?
+
+    init(format: Run.OutputFormat, interactive: Bool) {
+        self.format = format
+        self.interactive = interactive
+    }
+
+    private func hint(_ key: String, _ english: String) -> String {
+        localizer?.string(key) ?? english
+    }
 
     private static let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -19,10 +30,11 @@ struct EventPrinter {
     }
 
     func begin(_ flow: FlowDefinition, language: Language) {
+        localizer = language.localizer
         guard format == .text else { return }
         let title = flow.title.flatMap { language.localizer.string($0) ?? ($0.contains(" ") ? $0 : nil) } ?? flow.id
         write("\(title)\n" + String(repeating: "─", count: min(max(title.count, 12), 60)) + "\n")
-        if interactive { write("(type :back to go back, :quit to stop)\n") }
+        if interactive { write(hint("hint.commands", "(type :back to go back, :quit to stop)") + "\n") }
     }
 
     func ask() {
@@ -73,22 +85,25 @@ struct EventPrinter {
             for (i, o) in p.options.enumerated() { lines.append("   \(i + 1). \(o.text)") }
             switch p.kind {
             case .intensity: lines.append("   " + (p.hint ?? "0–10"))
-            case .yesNo: lines.append("   (yes / no)")
-            case .multiChoice: lines.append("   (one or more numbers, separated by commas)")
-            case .checklist: lines.append("   (for each item in order: done, partly or skip)")
-            case .message, .action: lines.append("   (press Enter)")
+            case .yesNo: lines.append("   " + hint("hint.yes_no", "(yes / no)"))
+            case .multiChoice: lines.append("   " + hint("hint.multi_choice", "(one or more numbers, separated by commas)"))
+            case .checklist: lines.append("   " + hint("hint.checklist", "(for each item in order: done, partly or skip)"))
+            case .message, .action: lines.append("   " + hint("hint.ack", "(press Enter)"))
             default: if let hint = p.hint { lines.append("   " + hint) }
             }
-            if let draft = p.draft { lines.append("   earlier answer: \(describe(draft)) (press Enter to keep it)") }
+            if let draft = p.draft {
+                lines.append("   " + Template(hint("hint.draft", "earlier answer: %@ (press Enter to keep it)")).render([describe(draft)]))
+            }
             return lines.joined(separator: "\n")
         case .probe(_, let text): return "  ✎ " + text
         case .distortion: return nil
         case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil
         case .done(let d):
-            var line = "\nDone. Thank you for taking this time."
+            var line = "\n" + hint("done.thanks", "Done. Thank you for taking this time.")
             if let pre = d.pre, let post = d.post, let delta = d.delta {
-                line += " Intensity \(pre) → \(post) (\(delta > 0 ? "+" : "")\(delta))."
+                line += " " + Template(hint("done.intensity", "Intensity %1$@ → %2$@ (%3$@).")).render(
+                    ["\(pre)", "\(post)", "\(delta > 0 ? "+" : "")\(delta)"])
             }
             return line
         case .resumable(let session, _, let startedAt, let answered):

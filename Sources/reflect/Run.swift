@@ -165,6 +165,7 @@ struct SessionLoop {
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
         let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, timestamp: stamps.stamp)
         session.journal = journal
+        printer.begin(session.definition, language: session.language)
         if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }
         if resumed, session.current == nil {
             try journal.finished(session.summary)

@@ -1,9 +1,10 @@
+import Foundation
 import ReflectCore
 
 /// What a person types at the terminal, turned into an answer for the
 /// current prompt: `:back`, `:skip`, `:keep`, `:quit` are commands; Enter on
-/// a prompt with a draft keeps the draft; a checklist takes one mark per item
-/// (`d`/`done`, `p`/`partly`, `s`/`skip`), in order.
+/// a prompt with a draft keeps the draft; a checklist takes one mark per item,
+/// in order, in the person's language (`done`/`d`, `hecho`, `a medias` …).
 enum TypedAnswer {
     static let help = "Commands: :back (previous question), :skip (optional questions), :keep (keep the earlier answer), :quit"
 
@@ -18,14 +19,10 @@ enum TypedAnswer {
         case .message, .action:
             return .acknowledge
         case .checklist:
-            let marks = trimmed.split(whereSeparator: { $0 == " " || $0 == "," }).map { token -> String in
-                switch token.lowercased() {
-                case "d", "done": "done"
-                case "p", "partly": "partly"
-                case "s", "skip": "skip"
-                default: String(token)
-                }
-            }
+            // One mark per item, in order, in the person's language (checked by
+            // validation); commas separate marks that contain spaces ("a medias").
+            let separator: (Character) -> Bool = trimmed.contains(",") ? { $0 == "," } : { $0 == " " }
+            let marks = trimmed.split(whereSeparator: separator).map { $0.trimmingCharacters(in: .whitespaces) }
             var answer: [String: String] = [:]
             for (item, mark) in zip(prompt.options, marks) { answer[item.id] = mark }
             return .checklist(answer)

@@ -51,6 +51,7 @@ enum LocaleFile {
         var out = LocaleDocument(file: file)
         out.header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }.map(String.init)
         for (key, keyNode, value) in try doc.mapping(doc.root, "a locale file") {
+            out.sectionLines[key] = keyNode.mark?.line
             switch key {
             case "locale": out.tag = try doc.string(value, "locale")
             case "name": out.name = try doc.string(value, "name")

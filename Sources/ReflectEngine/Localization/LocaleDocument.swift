@@ -37,6 +37,8 @@ public struct LocaleDocument: Sendable, Equatable {
     public var order: [String] = []
     /// Line of each key (1-based).
     public var lines: [String: Int] = [:]
+    /// Line of each top-level section header (1-based).
+    public var sectionLines: [String: Int] = [:]
     public var probe: Locked<ProbeData>?
     public var distortions: Locked<PhraseLexicon>?
     public var answerWords: Locked<AnswerWords>?

@@ -93,7 +93,8 @@ public struct LocaleTools: Sendable {
     @discardableResult
     public func confirm(_ tag: String, keys: [String], all: Bool, lists: Bool) throws(EngineError) -> [String] {
         let en = try english()
-        var doc = try translation(tag)
+        let original = try translation(tag)
+        var doc = original
         var confirmed: [String] = []
         for key in all ? en.order : keys {
             guard let source = en.entries[key] else {
@@ -116,7 +117,7 @@ public struct LocaleTools: Sendable {
             if doc.distortions != nil { doc.distortions?.source = en.distortionsLock }
             if doc.answerWords != nil { doc.answerWords?.source = en.answerWordsLock }
         }
-        try save(doc, englishOrder: en.order)
+        try save(doc, original: original, english: en)
         return confirmed
     }
 
@@ -168,7 +169,8 @@ public struct LocaleTools: Sendable {
             throw .invalidContent(file: name, line: nil, message: "the file does not say its language; pass --locale TAG")
         }
         let en = try english()
-        var doc = try translation(target)
+        let original = try translation(target)
+        var doc = original
         var summary = ImportSummary(locale: target)
         for item in items {
             guard en.entries[item.key] != nil else {
@@ -190,13 +192,35 @@ public struct LocaleTools: Sendable {
                 summary.updated.append(item.key)
             }
         }
-        try save(doc, englishOrder: en.order)
+        try save(doc, original: original, english: en)
         return summary
     }
 
-    func save(_ doc: LocaleDocument, englishOrder: [String]) throws(EngineError) {
+    /// Writes `doc` over `original`: edited in place (layout and comments
+    /// kept) when possible, else in canonical form. The result is re-read and
+    /// must give back `doc`, or nothing is written.
+    func save(_ doc: LocaleDocument, original: LocaleDocument, english en: LocaleDocument) throws(EngineError) {
         let url = library.localesDirectory.appendingPathComponent("\(doc.tag).yaml")
-        let text = LocaleWriter.write(doc, englishOrder: englishOrder)
+        var text = LocaleWriter.write(doc, englishOrder: en.order)
+        if let source = try? String(contentsOf: url, encoding: .utf8) {
+            var editor = LocaleFileEditor(text: source, document: original)
+            var ok = true
+            var seen = Set<String>()
+            for key in en.order + doc.order where seen.insert(key).inserted && doc.entries[key] != original.entries[key] {
+                guard let entry = doc.entries[key] else { ok = false; break }
+                ok = ok && editor.set(key, entry, englishOrder: en.order)
+            }
+            for (section, new, old) in [("probe", doc.probe?.source, original.probe?.source),
+                                        ("distortions", doc.distortions?.source, original.distortions?.source),
+                                        ("answer_words", doc.answerWords?.source, original.answerWords?.source)] where new != old {
+                if let new { ok = ok && editor.setSectionSource(section, new) }
+            }
+            if ok, let reread = try? LocaleFile.document(editor.text, file: doc.file),
+               reread.entries == doc.entries, reread.probe == doc.probe, reread.distortions == doc.distortions,
+               reread.answerWords == doc.answerWords {
+                text = editor.text
+            }
+        }
         // Never write a file the loader would refuse.
         _ = try LocaleFile.document(text, file: doc.file)
         do { try text.write(to: url, atomically: true, encoding: .utf8) } catch {

@@ -33,7 +33,8 @@ public final class FlowSession {
     public weak var journal: (any SessionJournal)?
 
     private let source: FlowSource
-    private let language: Language
+    /// The language the session runs in (strings, word lists).
+    public let language: Language
     private let options: SessionOptions
     private var run: FlowRun
     private var spec: FlowAPI.PromptSpec?
