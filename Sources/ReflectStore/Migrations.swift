@@ -84,6 +84,9 @@ enum Migrations {
                 t.uniqueKey(["user", "experiment", "session_id"])
             }
         }
+        m.registerMigration("v2: answer safety flag") { db in
+            try db.alter(table: "answer") { t in t.add(column: "safety", .text) }
+        }
         return m
     }
 }

@@ -28,7 +28,7 @@ extension Store {
                     answers: try answers.map { a in
                         ExportedAnswer(step: try Store.step(a.step), position: a.position, kind: PromptKind(rawValue: a.kind) ?? .text,
                                        question: a.question, value: try JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8)),
-                                       state: a.state, answeredAt: a.answeredAt)
+                                       state: a.state, answeredAt: a.answeredAt, safety: a.safety.flatMap(SafetyCategory.init(rawValue:)))
                     },
                     distortions: try distortions.map {
                         ExportedDistortion(step: try Store.step($0.step), type: DistortionType(rawValue: $0.type) ?? .unknown,
@@ -69,7 +69,7 @@ extension Store {
                 for a in s.answers {
                     try AnswerRecord(sessionID: s.id, step: a.step.rawValue, position: a.position, kind: a.kind.rawValue,
                                      question: a.question, value: String(decoding: try encoder.encode(a.value), as: UTF8.self),
-                                     state: a.state, answeredAt: a.answeredAt).insert(db)
+                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety?.rawValue).insert(db)
                 }
                 for d in s.distortions {
                     try DistortionRecord(sessionID: s.id, step: d.step.rawValue, type: d.type.rawValue, detectedAt: d.detectedAt).insert(db)

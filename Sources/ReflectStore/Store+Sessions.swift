@@ -18,9 +18,13 @@ extension Store {
         try write { db in try session.insert(db) }
     }
 
-    /// Records an answer (or re-answers a step): committed when this returns.
-    public func recordAnswer(_ answer: AnswerRecord) throws(StoreError) {
-        try write { db in try answer.save(db, onConflict: .replace) }
+    /// Records an answer (or re-answers a step), and its safety event if it
+    /// was flagged, in one transaction: committed when this returns.
+    public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil) throws(StoreError) {
+        try write { db in
+            try answer.save(db, onConflict: .replace)
+            try safetyEvent?.insert(db)
+        }
     }
 
     /// Going back: the step's answer becomes a draft.

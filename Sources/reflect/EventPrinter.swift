@@ -42,11 +42,13 @@ final class EventPrinter {
         write("> ")
     }
 
-    /// Asks a yes/no question at the terminal (Enter = yes).
-    func confirm(_ question: String, input: AnswerSource) -> Bool {
+    /// Asks a yes/no question at the terminal, in the session's language
+    /// when it is known (Enter = `defaultYes`).
+    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
         write(question)
-        let answer = input.readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "n"
-        return answer.isEmpty || answer.hasPrefix("y")
+        let typed = input.readLine() ?? ""
+        if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
+        return (localizer?.answerWords ?? AnswerWords.english).boolean(typed) ?? false
     }
 
     func note(_ text: String) {
@@ -96,6 +98,10 @@ final class EventPrinter {
             }
             return lines.joined(separator: "\n")
         case .probe(_, let text): return "  ✎ " + text
+        case .safety(let n):
+            var lines = ["", "  " + n.text]
+            for r in n.resources { lines.append("    • " + r) }
+            return lines.joined(separator: "\n")
         case .distortion: return nil
         case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil

@@ -45,6 +45,9 @@ struct Run: ParsableCommand {
     @Option(help: "Personality pack (personalities/<id>.yaml): its tone overrides the locale's strings.")
     var personality: String?
 
+    @Option(help: "Region for crisis resources (US, UK, DE, FR, ES, MX, JP, KR, BR, …; default: the locale's).")
+    var region: String?
+
     @Flag(help: "Resume the latest unfinished session of this flow instead of starting a new one.")
     var resume = false
 
@@ -62,7 +65,7 @@ struct Run: ParsableCommand {
         do {
             let language = try library.language(for: locale, personality: personality)
             let source = try library.catalog.source(for: flow, mood: mood)
-            let options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, log: flowLog)
+            let options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
             var session = try FlowSession.open(source, language: language, options: options)
 
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
@@ -181,7 +184,17 @@ struct SessionLoop {
                 printer.note("Stopped. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
                 return
             case .success(let answer):
-                printer.print(try session.submit(answer))
+                let events = try session.submit(answer)
+                printer.print(events)
+                // After a safety notice, a person at the terminal is offered a
+                // pause (never forced); machines send {"command": "quit"}.
+                if printer.interactive, printer.format == .text, session.current != nil,
+                   case .safety(let notice)? = events.first(where: { if case .safety = $0 { true } else { false } }) {
+                    if printer.confirm("\n  " + notice.pause + " [y/N] ", input: input, defaultYes: false) {
+                        printer.note("Paused. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                        return
+                    }
+                }
             }
         }
     }

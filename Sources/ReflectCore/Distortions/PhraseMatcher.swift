@@ -128,6 +128,45 @@ public struct PhraseMatcher: Sendable {
         return Int(scalar & 0xFFFF)
     }
 
+    /// Every occurrence of every phrase in already-normalised bytes:
+    /// (start, end, category index), in text order. For the safety gate,
+    /// which needs to look around each match (negation, benign idioms).
+    public func occurrences(normalized t: UnsafeBufferPointer<UInt8>) -> [(start: Int, end: Int, category: Int)] {
+        var out: [(Int, Int, Int)] = []
+        let n = t.count
+        bytes.withUnsafeBufferPointer { kw in
+            func collect(_ order: [Int32], _ from: Int, _ to: Int, at i: Int) {
+                for j in from..<to {
+                    let k = Int(order[j])
+                    let len = Int(length[k])
+                    guard i + len <= n, openEnd[k] || boundaryAfter(t, i + len) else { continue }
+                    let s = Int(start[k])
+                    var m = 0
+                    while m < len, kw[s + m] == t[i + m] { m += 1 }
+                    if m == len { out.append((i, i + len, Int(category[k]))) }
+                }
+            }
+            var i = 0
+            while i < n {
+                let c = t[i]
+                let atStart = mode == .substring ? c & 0xC0 != 0x80 : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]))
+                if atStart {
+                    if c < 0x80 {
+                        if single[Int(c)] != Int32.max, boundaryAfter(t, i + 1) { out.append((i, i + 1, Int(single[Int(c)]))) }
+                        if i + 1 < n {
+                            let key = PhraseMatcher.asciiKey(t, i)
+                            collect(order, Int(offsets[key]), Int(offsets[key + 1]), at: i)
+                        }
+                    } else if !wideOffsets.isEmpty, let key = PhraseMatcher.wideKey(t, i) {
+                        collect(wideOrder, Int(wideOffsets[key]), Int(wideOffsets[key + 1]), at: i)
+                    }
+                }
+                i += 1
+            }
+        }
+        return out.map { (start: $0.0, end: $0.1, category: $0.2) }
+    }
+
     /// The index in ``categories`` of the best match in `text`, or nil.
     public func match(_ text: String) -> Int? {
         var text = text

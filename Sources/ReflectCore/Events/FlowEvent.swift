@@ -17,9 +17,39 @@ public enum FlowEvent: Sendable, Equatable {
     case done(DoneSummary)
     /// The flow failed. `code` is stable (see docs/events.md).
     case error(code: String, message: String, file: String?, line: Int?)
+    /// The answer just given signals a crisis: a warm message and the
+    /// region's resources are shown before the next prompt; the flow goes on
+    /// unless the person chooses to pause.
+    case safety(SafetyNotice)
     /// An unfinished session of the same flow exists and can be resumed
     /// (`reflect run FLOW --resume`, or `reflect resume SESSION`).
     case resumable(session: String, flow: String, startedAt: String, answered: Int)
+}
+
+/// What the `safety` event carries. No copy of the person's words.
+public struct SafetyNotice: Sendable, Equatable {
+    public var step: StepID
+    /// Always `crisis` for now (the gate's only alarm level).
+    public var level: String
+    public var category: SafetyCategory
+    /// A warm, non-clinical message in the session's language.
+    public var text: String
+    /// Crisis lines for the region, one per line.
+    public var resources: [String]
+    public var region: String
+    /// The offer to pause (the flow never blocks; `quit` pauses).
+    public var pause: String
+
+    public init(step: StepID, level: String = "crisis", category: SafetyCategory, text: String, resources: [String],
+                region: String, pause: String) {
+        self.step = step
+        self.level = level
+        self.category = category
+        self.text = text
+        self.resources = resources
+        self.region = region
+        self.pause = pause
+    }
 }
 
 /// A prompt as shown to the person.
@@ -88,7 +118,7 @@ public struct DoneSummary: Sendable, Equatable {
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, session, step, index, total, kind, text, options, hint, draft, required, type, message, code, file, line
-        case pre, post, delta, flow, startedAt = "started_at", answered
+        case pre, post, delta, flow, startedAt = "started_at", answered, level, category, resources, region, pause
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -129,6 +159,15 @@ extension FlowEvent: Encodable {
             try c.encodeIfPresent(d.pre, forKey: .pre)
             try c.encodeIfPresent(d.post, forKey: .post)
             try c.encodeIfPresent(d.delta, forKey: .delta)
+        case .safety(let n):
+            try c.encode("safety", forKey: .event)
+            try c.encode(n.step, forKey: .step)
+            try c.encode(n.level, forKey: .level)
+            try c.encode(n.category, forKey: .category)
+            try c.encode(n.text, forKey: .text)
+            try c.encode(n.resources, forKey: .resources)
+            try c.encode(n.region, forKey: .region)
+            try c.encode(n.pause, forKey: .pause)
         case .resumable(let session, let flow, let startedAt, let answered):
             try c.encode("resumable", forKey: .event)
             try c.encode(session, forKey: .session)

@@ -15,9 +15,12 @@ public struct LocaleData: Sendable, Equatable {
     public var distortions: PhraseLexicon?
     /// Words for yes/no and checklist marks in this language.
     public var answerWords: AnswerWords
+    /// Crisis language, benign idioms, medical-boundary phrases, resources.
+    public var safety: SafetyData?
 
     public init(tag: String, name: String, matching: PhraseMatcher.Mode = .wordBoundary, strings: [String: String] = [:],
-                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil, answerWords: AnswerWords = AnswerWords()) {
+                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil, answerWords: AnswerWords = AnswerWords(),
+                safety: SafetyData? = nil) {
         self.tag = tag
         self.name = name
         self.matching = matching
@@ -25,6 +28,7 @@ public struct LocaleData: Sendable, Equatable {
         self.probe = probe
         self.distortions = distortions
         self.answerWords = answerWords
+        self.safety = safety
     }
 }
 

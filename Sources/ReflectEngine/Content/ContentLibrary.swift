@@ -45,6 +45,10 @@ public struct ContentLibrary: Sendable {
         for t in Localizer.fallbackTags(for: tag) {
             if let data = try locale(t) { chain.append(data) }
         }
+        guard chain.contains(where: { $0.safety != nil }) else {
+            // Safety is not optional: without lists, crisis language would go unnoticed.
+            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no safety section in \(tag)'s locale chain")
+        }
         guard let id else { return try Language(chain: chain) }
         var pack = try personality(id)
         for (t, strings) in pack.strings {

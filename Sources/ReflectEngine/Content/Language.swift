@@ -1,18 +1,24 @@
 import ReflectCore
 
 /// Everything language-specific a session needs, for one locale chain:
-/// strings, the distortion detector and the specificity probe. Built once
-/// per run (compiling the word lists is the expensive part).
+/// strings, the distortion detector, the specificity probe, and the safety
+/// gate and output filter. Built once per run (compiling the word lists is
+/// the expensive part).
 public struct Language: Sendable {
     public let localizer: Localizer
     /// Nil when no locale in the chain has distortion lists.
     public let detector: DistortionDetector?
     /// Nil when no locale in the chain has vague phrases.
     public let probe: SpecificityProbe?
-
-    public var tag: String { localizer.tag }
+    /// Crisis language of every locale in the chain together (people mix in
+    /// English); always present.
+    public let safety: SafetyGate
+    /// Checks generated text; allows the chain's crisis lines.
+    public let outputFilter: OutputFilter
     /// The personality whose tone overrides apply, if any.
     public let personality: String?
+
+    public var tag: String { localizer.tag }
 
     public init(chain: [LocaleData], personality: Personality? = nil) throws(EngineError) {
         localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:])
@@ -34,6 +40,34 @@ public struct Language: Sendable {
         } else {
             probe = nil
         }
+        // Substring matching as soon as one locale needs it (a Japanese
+        // phrase has no word boundaries; English phrases still match).
+        let mode: PhraseMatcher.Mode = chain.contains { $0.matching == .substring } ? .substring : .wordBoundary
+        let data = SafetyData.union(chain.compactMap(\.safety))
+        let numbers = OutputFilter.numbers(in: chain.compactMap(\.safety).flatMap { $0.resources.values.flatMap { $0 } })
+        do {
+            safety = try SafetyGate(data, mode: mode)
+            outputFilter = try OutputFilter(data, allowedNumbers: numbers, mode: mode)
+        } catch {
+            throw .invalidContent(file: "locales/\(localizer.tag).yaml", line: nil, message: "safety: \(error)")
+        }
+    }
+
+    /// Whether any locale of the chain has safety lists.
+    public var hasSafetyData: Bool { localizer.chain.contains { $0.safety != nil } }
+
+    /// The region assumed when none is given: the first locale's default.
+    public var defaultRegion: String {
+        localizer.chain.lazy.compactMap { $0.safety?.defaultRegion }.first ?? "default"
+    }
+
+    /// Crisis resources for `region`, from the most specific locale that has
+    /// that region; else that locale's `default` lines; never empty when the
+    /// content has any resources.
+    public func resources(for region: String) -> [String] {
+        for locale in localizer.chain { if let r = locale.safety?.resources[region], !r.isEmpty { return r } }
+        for locale in localizer.chain { if let r = locale.safety?.resources["default"], !r.isEmpty { return r } }
+        return []
     }
 
     /// A language with no locale files at all (flows with literal texts).

@@ -27,7 +27,7 @@ import Yams
 /// (see ``SourceLock``); `note` is the translator's own comment. Every error
 /// names the file and line.
 enum LocaleFile {
-    static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words"]
+    static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety"]
 
     static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleDocument {
         let text: String
@@ -64,6 +64,7 @@ enum LocaleFile {
             case "probe": out.probe = try probe(value, doc)
             case "distortions": out.distortions = try distortions(value, doc)
             case "answer_words": out.answerWords = try answerWords(value, doc)
+            case "safety": out.safety = try safety(value, doc, mode: out.matching)
             default:
                 throw doc.fail(keyNode, "unknown section '\(key)' (expected one of: \(sections.sorted().joined(separator: ", ")))")
             }
@@ -128,6 +129,41 @@ enum LocaleFile {
             }
         }
         return .init(value: w, source: source)
+    }
+
+    private static func safety(_ node: Node, _ doc: YAMLDocument, mode: PhraseMatcher.Mode) throws(EngineError) -> LocaleDocument.Locked<SafetyData> {
+        var d = SafetyData()
+        var source: String?
+        func lists(_ n: Node, _ what: String) throws(EngineError) -> [String: [String]] {
+            var out: [String: [String]] = [:]
+            for (k, kNode, v) in try doc.mapping(n, what) {
+                let items = try doc.strings(v, "\(what).\(k)")
+                if items.isEmpty { throw doc.fail(kNode, "\(what).\(k) is empty") }
+                out[k] = items
+            }
+            return out
+        }
+        for (key, keyNode, value) in try doc.mapping(node, "safety") {
+            switch key {
+            case "source": source = try doc.string(value, "safety.source")
+            case "default_region": d.defaultRegion = try doc.string(value, "safety.default_region")
+            case "phrases": d.phrases = try lists(value, "safety.phrases")
+            case "slots": d.slots = try lists(value, "safety.slots")
+            case "benign": d.benign = try doc.strings(value, "safety.benign")
+            case "negations": d.negations = try doc.strings(value, "safety.negations")
+            case "medical": d.medical = try lists(value, "safety.medical")
+            case "resources": d.resources = try lists(value, "safety.resources")
+            default:
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, medical, resources)")
+            }
+        }
+        do {
+            _ = try SafetyGate(d, mode: mode)
+            _ = try OutputFilter(d, mode: mode)
+        } catch {
+            throw doc.fail(node, "safety: \(error)")
+        }
+        return .init(value: d, source: source)
     }
 
     private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<PhraseLexicon> {

@@ -42,6 +42,7 @@ public struct LocaleDocument: Sendable, Equatable {
     public var probe: Locked<ProbeData>?
     public var distortions: Locked<PhraseLexicon>?
     public var answerWords: Locked<AnswerWords>?
+    public var safety: Locked<SafetyData>?
     /// Comments written above each key (English: shown to translators).
     public var comments: [String: [String]] = [:]
 
@@ -53,6 +54,15 @@ public struct LocaleDocument: Sendable, Equatable {
     public var probeLock: String? { probe.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
     public var distortionsLock: String? { distortions.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
     public var answerWordsLock: String? { answerWords.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+    public var safetyLock: String? { safety.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+
+    static func canonical(_ d: SafetyData) -> String {
+        func map(_ m: [String: [String]]) -> String {
+            m.sorted { $0.key < $1.key }.map { "\($0.key)=" + $0.value.joined(separator: "|") }.joined(separator: "\n")
+        }
+        return ["phrases:\n" + map(d.phrases), "slots:\n" + map(d.slots), "benign=" + d.benign.joined(separator: "|"),
+                "negations=" + d.negations.joined(separator: "|"), "medical:\n" + map(d.medical)].joined(separator: "\n")
+    }
 
     static func canonical(_ w: AnswerWords) -> String {
         [w.yes, w.no, w.done, w.partly, w.skip].map { $0.joined(separator: "|") }.joined(separator: "\n")
@@ -83,7 +93,7 @@ public struct LocaleDocument: Sendable, Equatable {
         }
         return LocaleData(tag: tag, name: name, matching: matching, strings: strings,
                           probe: probe?.value ?? ProbeData(), distortions: distortions?.value,
-                          answerWords: answerWords?.value ?? AnswerWords())
+                          answerWords: answerWords?.value ?? AnswerWords(), safety: safety?.value)
     }
 }
 

@@ -43,6 +43,7 @@ public struct LocaleStatus: Sendable, Equatable, Encodable {
             ("probe", english.probeLock, doc.probe?.source, doc.probe != nil),
             ("distortions", english.distortionsLock, doc.distortions?.source, doc.distortions != nil),
             ("answer_words", english.answerWordsLock, doc.answerWords?.source, doc.answerWords != nil),
+            ("safety", english.safetyLock, doc.safety?.source, doc.safety != nil),
         ]
         for (name, lock, mine, present) in sections {
             guard let lock else { continue }

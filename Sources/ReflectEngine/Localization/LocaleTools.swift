@@ -81,7 +81,11 @@ public struct LocaleTools: Sendable {
             for k in s.unknown { add(.error, "locale.unknown_key", k, "not a key of locales/en.yaml (typo, or removed from English?)") }
             for k in s.missing { add(.warning, "locale.missing", k, "not translated yet (English is shown)") }
             for k in s.stale { add(.warning, "locale.stale", k, "the English text changed since this was translated (English is shown until confirmed)") }
-            for l in s.missingLists { add(.warning, "locale.missing_list", nil, "no \(l) word list (the English one is used)") }
+            for l in s.missingLists {
+                add(l == "safety" ? .error : .warning, "locale.missing_list", nil,
+                    l == "safety" ? "no safety section: crisis language in this language would go unrecognised"
+                                  : "no \(l) word list (the English one is used)")
+            }
             for l in s.staleLists { add(.warning, "locale.stale_list", nil, "the English \(l) list changed since this one was confirmed") }
         }
         return findings
@@ -116,6 +120,7 @@ public struct LocaleTools: Sendable {
             if doc.probe != nil { doc.probe?.source = en.probeLock }
             if doc.distortions != nil { doc.distortions?.source = en.distortionsLock }
             if doc.answerWords != nil { doc.answerWords?.source = en.answerWordsLock }
+            if doc.safety != nil { doc.safety?.source = en.safetyLock }
         }
         try save(doc, original: original, english: en)
         return confirmed
@@ -212,12 +217,13 @@ public struct LocaleTools: Sendable {
             }
             for (section, new, old) in [("probe", doc.probe?.source, original.probe?.source),
                                         ("distortions", doc.distortions?.source, original.distortions?.source),
-                                        ("answer_words", doc.answerWords?.source, original.answerWords?.source)] where new != old {
+                                        ("answer_words", doc.answerWords?.source, original.answerWords?.source),
+                                        ("safety", doc.safety?.source, original.safety?.source)] where new != old {
                 if let new { ok = ok && editor.setSectionSource(section, new) }
             }
             if ok, let reread = try? LocaleFile.document(editor.text, file: doc.file),
                reread.entries == doc.entries, reread.probe == doc.probe, reread.distortions == doc.distortions,
-               reread.answerWords == doc.answerWords {
+               reread.answerWords == doc.answerWords, reread.safety == doc.safety {
                 text = editor.text
             }
         }

@@ -37,6 +37,18 @@ enum LocaleWriter {
                 out.append("  \(name): \(list(words))")
             }
         }
+        if let sd = doc.safety {
+            let v = sd.value
+            out.append("safety:")
+            if let s = sd.source { out.append("  source: \(quote(s))") }
+            if let r = v.defaultRegion { out.append("  default_region: \(quote(r))") }
+            for (name, map) in [("phrases", v.phrases), ("slots", v.slots), ("medical", v.medical), ("resources", v.resources)] where !map.isEmpty {
+                out.append("  \(name):")
+                for (k, items) in map.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(items))") }
+            }
+            if !v.benign.isEmpty { out.append("  benign: \(list(v.benign))") }
+            if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
+        }
         if let d = doc.distortions {
             out.append("distortions:")
             if let s = d.source { out.append("  source: \(quote(s))") }

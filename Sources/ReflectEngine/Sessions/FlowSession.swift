@@ -109,17 +109,21 @@ public final class FlowSession {
             }
         }
         let recorded = RecordedAnswer(step: prompt.step, value: value)
+        // Every answer passes the safety gate before the flow goes on.
+        var flag: SafetyCategory?
+        if case .text(let text) = value, case .crisis(let category) = language.safety.check(text) { flag = category }
         let before = save
         save.answers.append(recorded)
         save.drafts.removeAll { $0.step == prompt.step }
         save.flowVersion = definition.version
         do {
-            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt)
+            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, safety: flag)
         } catch {
             save = before
             throw EngineError.journal("\(error)")
         }
         var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
+        if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
         if spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
             events.append(.probe(step: prompt.step, text: message("probe.specificity",
                 "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
@@ -194,6 +198,17 @@ public final class FlowSession {
             prompt.draft = draft.value
         }
         current = prompt
+    }
+
+    /// The region whose crisis lines are shown.
+    public var region: String { options.region ?? language.defaultRegion }
+
+    private func notice(_ category: SafetyCategory, step: StepID) -> SafetyNotice {
+        SafetyNotice(step: step, category: category,
+                     text: message("safety.message", "It sounds like you are carrying something very heavy right now. "
+                         + "You don't have to face it alone: the people at these lines are there to listen, any time.", key: true),
+                     resources: language.resources(for: region), region: region,
+                     pause: message("safety.pause", "Would you like to pause here? Your answers are saved, and you can come back whenever you want.", key: true))
     }
 
     private func record(_ change: (any SessionJournal) throws -> Void) throws(EngineError) {

@@ -7,7 +7,9 @@ import ReflectCore
 /// durable, and only then does the session emit `saved`. If it throws, the
 /// answer is not taken and the session is unchanged.
 public protocol SessionJournal: AnyObject {
-    func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt) throws
+    /// `safety` is the gate's category when the answer signals a crisis; the
+    /// journal stores the flag and a category-and-time event, never the words twice.
+    func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws
     /// Going back: the step's answer became a draft.
     func wentBack(from step: StepID) throws
     func detected(_ type: DistortionType, step: StepID) throws

@@ -24,10 +24,15 @@ public final class StoreJournal: SessionJournal {
         self.timestamp = timestamp
     }
 
-    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt) throws {
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
         let value = String(decoding: try encoder.encode(answer.value), as: UTF8.self)
-        try store.recordAnswer(AnswerRecord(sessionID: sessionID, step: answer.step.rawValue, position: position,
-                                            kind: prompt.kind.rawValue, question: prompt.text, value: value, answeredAt: timestamp()))
+        let at = timestamp()
+        var row = AnswerRecord(sessionID: sessionID, step: answer.step.rawValue, position: position,
+                               kind: prompt.kind.rawValue, question: prompt.text, value: value, answeredAt: at)
+        row.safety = safety?.rawValue
+        try store.recordAnswer(row, safetyEvent: safety.map {
+            SessionEventRecord(sessionID: sessionID, kind: .safety, step: answer.step.rawValue, category: $0.rawValue, at: at)
+        })
     }
 
     public func wentBack(from step: StepID) throws {

@@ -64,9 +64,11 @@ public struct ExportedAnswer: Codable, Sendable, Equatable {
     public var value: AnswerValue
     public var state: AnswerRecord.State
     public var answeredAt: String
+    /// Set when the safety gate flagged the answer (category).
+    public var safety: SafetyCategory?
 
     enum CodingKeys: String, CodingKey {
-        case step, position, kind, question, value, state
+        case step, position, kind, question, value, state, safety
         case answeredAt = "answered_at"
     }
 }

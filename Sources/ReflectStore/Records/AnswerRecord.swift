@@ -19,9 +19,11 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
     public var value: String
     public var state: State
     public var answeredAt: String
+    /// The safety gate's category when the answer signalled a crisis.
+    public var safety: String?
 
     public init(sessionID: String, step: String, position: Int, kind: String, question: String, value: String,
-                state: State = .answer, answeredAt: String) {
+                state: State = .answer, answeredAt: String, safety: String? = nil) {
         self.sessionID = sessionID
         self.step = step
         self.position = position
@@ -30,10 +32,11 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
         self.value = value
         self.state = state
         self.answeredAt = answeredAt
+        self.safety = safety
     }
 
     enum CodingKeys: String, CodingKey {
-        case step, position, kind, question, value, state
+        case step, position, kind, question, value, state, safety
         case sessionID = "session_id", answeredAt = "answered_at"
     }
 }

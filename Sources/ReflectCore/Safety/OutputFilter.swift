@@ -1,0 +1,130 @@
+import Foundation
+
+/// Checks generated text (coach replies, feedback) before anyone sees it:
+/// no personal data, no medical claims. A blocked text is replaced by a
+/// safe fallback by the caller, and the reason is recorded.
+///
+/// - PII: e-mail addresses; phone numbers (7–15 digits) except the crisis
+///   lines of the locale's resources; US social security numbers
+///   (ddd-dd-dddd); card numbers (13–19 digits passing the Luhn check).
+///   Dates and times are not phone numbers.
+/// - Medical boundary: the locale's `medical.diagnosis` and
+///   `medical.medication` phrases ("you have depression", "you should take
+///   sertraline"), written with condition and medication slots so that
+///   "you have the strength" or "you should take a walk" pass.
+public struct OutputFilter: Sendable {
+    public enum Reason: String, Sendable, Equatable, CaseIterable {
+        case email = "pii.email"
+        case phone = "pii.phone"
+        case nationalID = "pii.national_id"
+        case card = "pii.card"
+        case diagnosis = "medical.diagnosis"
+        case medication = "medical.medication"
+    }
+
+    public enum Verdict: Sendable, Equatable {
+        case ok
+        case blocked(Reason)
+    }
+
+    private let medical: PhraseMatcher?
+    private let medicalKinds: [Reason]
+    /// Digits of numbers that may appear (crisis lines).
+    private let allowedNumbers: Set<String>
+
+    public init(_ data: SafetyData, allowedNumbers: [String] = [], mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+        let kinds: [(String, Reason)] = [("diagnosis", .diagnosis), ("medication", .medication)]
+        for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
+            throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
+        }
+        let present = kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
+        medicalKinds = present.map(\.1)
+        medical = present.isEmpty ? nil
+            : try PhraseMatcher(PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots), mode: mode)
+        self.allowedNumbers = Set(allowedNumbers.map { $0.filter(\.isNumber) }.filter { !$0.isEmpty })
+    }
+
+    /// Digits of every number in `lines` (to allow a locale's crisis lines).
+    public static func numbers(in lines: [String]) -> [String] {
+        lines.flatMap { OutputFilter.numberRuns(in: $0).map(\.digits) }
+    }
+
+    public func check(_ text: String) -> Verdict {
+        if OutputFilter.containsEmail(text) { return .blocked(.email) }
+        for run in OutputFilter.numberRuns(in: text) {
+            if (13...19).contains(run.digits.count), OutputFilter.luhn(run.digits) { return .blocked(.card) }
+            if OutputFilter.isSSN(run.raw) { return .blocked(.nationalID) }
+            if (7...15).contains(run.digits.count), !allowedNumbers.contains(run.digits), !OutputFilter.isDateOrTime(run.raw) {
+                return .blocked(.phone)
+            }
+        }
+        if let medical, let i = medical.match(text) { return .blocked(medicalKinds[i]) }
+        return .ok
+    }
+
+    static func containsEmail(_ text: String) -> Bool {
+        let chars = Array(text)
+        for (i, c) in chars.enumerated() where c == "@" && i > 0 {
+            let local = chars[..<i].reversed().prefix { $0.isLetter || $0.isNumber || "._%+-".contains($0) }
+            let domain = chars[(i + 1)...].prefix { $0.isLetter || $0.isNumber || ".-".contains($0) }
+            let labels = String(domain).split(separator: ".")
+            if !local.isEmpty, labels.count >= 2, let tld = labels.last, tld.count >= 2, tld.allSatisfy(\.isLetter) { return true }
+        }
+        return false
+    }
+
+    /// Digit sequences with single separators (space - . / ( ) +) between digits.
+    static func numberRuns(in text: String) -> [(raw: String, digits: String)] {
+        var out: [(String, String)] = []
+        let chars = Array(text)
+        var i = 0
+        while i < chars.count {
+            guard chars[i].isASCII, chars[i].isNumber || ((chars[i] == "+" || chars[i] == "(") && i + 1 < chars.count && chars[i + 1].isNumber) else {
+                i += 1
+                continue
+            }
+            var j = i, raw = "", digits = ""
+            while j < chars.count {
+                let c = chars[j]
+                if c.isASCII, c.isNumber {
+                    digits.append(c)
+                } else if " -./()+".contains(c), j + 1 < chars.count, chars[j + 1].isASCII,
+                          chars[j + 1].isNumber || (chars[j + 1] == "(" && j + 2 < chars.count && chars[j + 2].isNumber) || (c == ")" && chars[j + 1] == " ") {
+                    // a separator between digits
+                } else {
+                    break
+                }
+                raw.append(c)
+                j += 1
+            }
+            out.append((raw.trimmingCharacters(in: .whitespaces), digits))
+            i = max(j, i + 1)
+        }
+        return out
+    }
+
+    static func luhn(_ digits: String) -> Bool {
+        var sum = 0
+        for (i, c) in digits.reversed().enumerated() {
+            guard var d = c.wholeNumberValue else { return false }
+            if i % 2 == 1 {
+                d *= 2
+                if d > 9 { d -= 9 }
+            }
+            sum += d
+        }
+        return sum % 10 == 0
+    }
+
+    static func isSSN(_ raw: String) -> Bool {
+        let parts = raw.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts.map(\.count) == [3, 2, 4] && parts.allSatisfy { $0.allSatisfy(\.isNumber) }
+    }
+
+    static func isDateOrTime(_ raw: String) -> Bool {
+        let parts = raw.split(whereSeparator: { "-./:".contains($0) }).map(String.init)
+        guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return false }
+        let lengths = parts.map(\.count)
+        return lengths == [4, 2, 2] || (lengths[0] <= 2 && lengths[1] <= 2 && (lengths[2] == 2 || lengths[2] == 4))
+    }
+}

@@ -1,0 +1,61 @@
+/// What the safety gate and the output filter read from a locale file's
+/// `safety:` section. Data tunes the gate; it cannot switch it off: the
+/// categories, the normalisation and the rules are in code.
+public struct SafetyData: Sendable, Equatable {
+    /// Crisis phrases by category (see ``SafetyCategory``); slots as in
+    /// ``PhraseLexicon``.
+    public var phrases: [String: [String]]
+    public var slots: [String: [String]]
+    /// Idioms that contain crisis words but are harmless ("killing it at
+    /// work", "to die for", "Suicide Squad"): blanked out before matching.
+    public var benign: [String]
+    /// Words that, just before a crisis phrase, negate it ("never", "don't").
+    public var negations: [String]
+    /// Output filter: medical-boundary phrases by kind (`diagnosis`, `medication`).
+    public var medical: [String: [String]]
+    /// Crisis resources by region (`US`, `DE`, …, and `default`), one line each.
+    public var resources: [String: [String]]
+    /// The region assumed for this locale when none is given.
+    public var defaultRegion: String?
+
+    public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
+                medical: [String: [String]] = [:], resources: [String: [String]] = [:], defaultRegion: String? = nil) {
+        self.phrases = phrases
+        self.slots = slots
+        self.benign = benign
+        self.negations = negations
+        self.medical = medical
+        self.resources = resources
+        self.defaultRegion = defaultRegion
+    }
+
+    /// Several locales' data together (a locale and English: people write
+    /// English words in any language). Resources are not merged: see
+    /// ``SafetyGate/resources(for:)``.
+    public static func union(_ all: [SafetyData]) -> SafetyData {
+        var out = SafetyData()
+        for d in all {
+            for (k, v) in d.phrases { out.phrases[k, default: []] += v }
+            for (k, v) in d.slots { out.slots[k, default: []] += v }
+            out.benign += d.benign
+            out.negations += d.negations
+            for (k, v) in d.medical { out.medical[k, default: []] += v }
+        }
+        return out
+    }
+}
+
+/// What a person's words may signal, most urgent first.
+public enum SafetyCategory: String, Sendable, Codable, CaseIterable {
+    case suicide
+    case selfHarm = "self_harm"
+    case crisis
+    case abuse
+    case substanceAbuse = "substance_abuse"
+}
+
+/// The gate's decision about one text.
+public enum SafetyVerdict: Sendable, Equatable {
+    case ok
+    case crisis(SafetyCategory)
+}
