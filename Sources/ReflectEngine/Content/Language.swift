@@ -75,3 +75,26 @@ public struct Language: Sendable {
         do { return try Language(chain: []) } catch { preconditionFailure("an empty chain cannot fail") }
     }()
 }
+
+/// Generated text after the output filter: what may be shown, and why the
+/// original was replaced, if it was.
+public struct ScreenedText: Sendable, Equatable {
+    public var text: String
+    public var blocked: OutputFilter.Reason?
+}
+
+extension Language {
+    /// Passes generated text (coach replies, feedback, personality lines)
+    /// through the output filter; a blocked text becomes the locale's
+    /// `safety.fallback` line, and the reason is returned for the caller to
+    /// record.
+    public func screen(generated text: String) -> ScreenedText {
+        switch outputFilter.check(text) {
+        case .ok:
+            return ScreenedText(text: text, blocked: nil)
+        case .blocked(let reason):
+            return ScreenedText(text: localizer.string("safety.fallback") ?? "I'm here with you. Let's take this one step at a time.",
+                                blocked: reason)
+        }
+    }
+}

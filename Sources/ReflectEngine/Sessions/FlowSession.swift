@@ -124,7 +124,8 @@ public final class FlowSession {
         }
         var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
         if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
-        if spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
+        // No "could you be more specific?" after a crisis notice.
+        if flag == nil, spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
             events.append(.probe(step: prompt.step, text: message("probe.specificity",
                 "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
             try record { try $0.probed(step: prompt.step) }
