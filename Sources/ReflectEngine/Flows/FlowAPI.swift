@@ -19,7 +19,7 @@ import ReflectCore
 /// look like one (`reflection.negative.q1`); a key missing from every
 /// locale in the chain is an error at the calling line, never a raw key on
 /// screen. Anything else (with spaces) is literal text.
-struct FlowAPI {
+public struct FlowAPI {
     /// One prompt, resolved: text rendered in the session's language.
     struct PromptSpec {
         var step: StepID
@@ -32,8 +32,17 @@ struct FlowAPI {
         var probe: Bool
     }
 
+    /// What a running flow did that authoring tools care about.
+    public enum Observation: Sendable, Equatable {
+        /// A locale key was looked up (found or not).
+        case resolvedKey(String)
+        /// A template uses an answer the step did not pass, and there is no fallback.
+        case unfilledPlaceholder(step: StepID, key: String)
+    }
+
     /// What the API needs from a running session.
     protocol Host: AnyObject {
+        func observe(_ observation: Observation)
         var language: Language { get }
         var clock: FlowClock { get }
         var mood: Mood? { get }
@@ -66,7 +75,7 @@ struct FlowAPI {
         func prompt(_ name: String, _ kind: PromptKind) throws(LuaError) -> LuaValue {
             .function(try lua.makeFunction(name) { call in
                 let host = try live()
-                try host.prompt(try spec(kind, call.table(2), host.language, function: name))
+                try host.prompt(try spec(kind, call.table(2), host.language, function: name, observe: host.observe))
                 return .yield([])
             })
         }
@@ -89,7 +98,7 @@ struct FlowAPI {
             "text": try helper("text") { call, host in
                 let key = try call.string(2)
                 let args = call.arguments.dropFirst(2).map { $0.stringValue ?? "" }
-                return .values([.string(try render(key, args: Array(args), fallback: nil, host.language, field: "text"))])
+                return .values([.string(try render(key, args: Array(args), fallback: nil, host.language, field: "text", observe: host.observe))])
             },
             "distortion": try helper("distortion") { call, host in
                 .values([.string(host.distortion(in: call.argument(2).stringValue ?? "").rawValue)])
@@ -116,7 +125,8 @@ struct FlowAPI {
 
     // MARK: - Reading a prompt spec
 
-    static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String) throws(LuaHostError) -> PromptSpec {
+    static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
+                     observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
         guard let raw = t["id"].stringValue, let step = StepID(raw) else {
             throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -132,7 +142,8 @@ struct FlowAPI {
             }
         }
         let fallback = t["fallback"].stringValue
-        let rendered = try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text")
+        let rendered = try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step,
+                                  observe: observe)
 
         var options: [PromptOption] = []
         let listField = kind == .checklist ? "items" : "options"
@@ -148,12 +159,13 @@ struct FlowAPI {
                 guard !options.contains(where: { $0.id == id }) else {
                     throw LuaHostError("\(function) '\(step)': option id '\(id)' appears twice")
                 }
-                options.append(PromptOption(id: id, text: try render(otext, args: [], fallback: nil, language, field: "option '\(id)'")))
+                options.append(PromptOption(id: id, text: try render(otext, args: [], fallback: nil, language, field: "option '\(id)'",
+                                                                     observe: observe)))
             }
         }
         var hint: String?
         if let h = t["hint"].stringValue {
-            hint = try render(h, args: [], fallback: nil, language, field: "hint")
+            hint = try render(h, args: [], fallback: nil, language, field: "hint", observe: observe)
         } else if kind == .intensity {
             hint = language.localizer.string("intensity.hint")
         }
@@ -172,11 +184,18 @@ struct FlowAPI {
     /// A locale key or literal text, with its placeholders filled. When an
     /// argument the template uses is empty, the `fallback` key's text is used
     /// instead (the static version of the question).
-    static func render(_ textOrKey: String, args: [String], fallback: String?, _ language: Language, field: String) throws(LuaHostError) -> String {
+    static func render(_ textOrKey: String, args: [String], fallback: String?, _ language: Language, field: String,
+                       step: StepID? = nil, observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> String {
+        if looksLikeKey(textOrKey) { observe(.resolvedKey(textOrKey)) }
         let template = Template(try lookup(textOrKey, language, field: field))
-        let used = template.arguments
-        if let fallback, used.contains(where: { $0 > args.count || args[$0 - 1].isEmpty }) {
-            return Template(try lookup(fallback, language, field: "\(field) fallback")).render([])
+        let unfilled = template.arguments.contains { $0 > args.count || args[$0 - 1].isEmpty }
+        if let fallback {
+            if looksLikeKey(fallback) { observe(.resolvedKey(fallback)) }
+            // Resolved even when not needed, so a missing fallback key is found early.
+            let alternative = Template(try lookup(fallback, language, field: "\(field) fallback"))
+            if unfilled { return alternative.render([]) }
+        } else if unfilled, let step, template.arguments.contains(where: { $0 > args.count }) {
+            observe(.unfilledPlaceholder(step: step, key: textOrKey))
         }
         return template.render(args)
     }

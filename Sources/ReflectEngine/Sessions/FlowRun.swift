@@ -13,6 +13,7 @@ final class FlowRun: FlowAPI.Host {
     private let lua: LuaState
     private let coroutine: LuaCoroutine
     private var generator: SeededRandom
+    private let observer: (@Sendable (FlowAPI.Observation) -> Void)?
     private var pending: FlowAPI.PromptSpec?
     private var asked = Set<StepID>()
     /// Counted questions shown so far (progress index).
@@ -29,6 +30,7 @@ final class FlowRun: FlowAPI.Host {
         self.clock = clock
         self.mood = mood
         generator = SeededRandom(seed: seed)
+        observer = options.observer
         do {
             lua = try LuaState(limits: options.limits, seed: seed, print: options.log)
         } catch {
@@ -85,6 +87,8 @@ final class FlowRun: FlowAPI.Host {
     }
 
     // MARK: FlowAPI.Host
+
+    func observe(_ observation: FlowAPI.Observation) { observer?(observation) }
 
     func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) {
         pending = spec

@@ -13,6 +13,8 @@ public struct SessionOptions: Sendable {
     public var region: String?
     /// Receives what the flow `print`s (authors' debugging).
     public var log: (@Sendable (String) -> Void)?
+    /// Receives what authoring tools observe (keys resolved, unfilled placeholders).
+    public var observer: (@Sendable (FlowAPI.Observation) -> Void)?
 
     public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, region: String? = nil, log: (@Sendable (String) -> Void)? = nil) {
