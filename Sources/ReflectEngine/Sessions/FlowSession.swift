@@ -38,13 +38,17 @@ public final class FlowSession {
     private let options: SessionOptions
     private var run: FlowRun
     private var spec: FlowAPI.PromptSpec?
+    private var lenient = false
 
     /// Opens a session, replaying `save` if given.
     /// - Throws: ``EngineError``: `.lua` (syntax, runtime, budget, memory,
     ///   with file and line), `.invalidFlow`, `.flowChanged` when the save no
     ///   longer fits the flow, `.invalidSave`.
+    /// - Parameter lenient: for live editing (`reflect dev`): when the flow
+    ///   no longer fits the save, stop the replay there and keep the rest of
+    ///   the answers as drafts instead of failing with `.flowChanged`.
     public static func open(_ source: FlowSource, language: Language = .none, options: SessionOptions,
-                            resuming save: SessionSave? = nil) throws(EngineError) -> FlowSession {
+                            resuming save: SessionSave? = nil, lenient: Bool = false) throws(EngineError) -> FlowSession {
         if let save {
             do { try save.validate() } catch { throw .invalidSave(error) }
         }
@@ -58,6 +62,7 @@ public final class FlowSession {
         let fresh = SessionSave(flow: run.definition.id, flowVersion: run.definition.version, seed: seed,
                                 now: clock.iso8601, locale: language.tag, mood: mood)
         let session = FlowSession(source: source, language: language, options: options, run: run, save: save ?? fresh)
+        session.lenient = lenient
         try session.replay()
         return session
     }
@@ -149,7 +154,18 @@ public final class FlowSession {
     private func replay() throws(EngineError) {
         run.live = false
         var next = try run.advance(with: [])
-        for recorded in save.answers {
+        for (i, recorded) in save.answers.enumerated() {
+            if lenient, let asked = next {
+                let shape = PromptShape(kind: asked.kind, optionIDs: asked.options.map(\.id), required: asked.required)
+                if asked.step != recorded.step || !shape.accepts(recorded.value) {
+                    // The flow changed here: what was answered from here on waits as drafts.
+                    let rest = save.answers[i...]
+                    save.answers.removeSubrange(i...)
+                    save.drafts.removeAll { d in rest.contains { $0.step == d.step } }
+                    save.drafts += rest
+                    break
+                }
+            }
             guard let asked = next else {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: step '\(recorded.step)' no longer exists (the flow now ends before it)")

@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectEngine
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Dev: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a flow for its author: reloads when the flow or a locale file changes, returning to the same step.",
+        discussion: "Nothing is stored. A broken edit shows its diagnostic and the last good version keeps running. Type :back, :quit.")
+
+    @Argument(help: "A flow id or a path to a .lua file.")
+    var flow: String
+
+    @OptionGroup var contentOptions: ContentOptions
+
+    @Option(help: "Locale tag.") var locale: String = "en"
+    @Option(help: "The mood before the flow.") var mood: Mood?
+    @Option(help: "Seconds between checks for changed files.") var interval: Double = 0.3
+
+    func run() throws {
+        let library = contentOptions.library
+        let printer = EventPrinter(format: .text, interactive: true)
+        let options = SessionOptions(sessionID: "dev", mood: mood, log: flowLog)
+        func load(resuming save: SessionSave?) throws -> FlowSession {
+            let language = try library.language(for: locale)
+            let source = try library.catalog.source(for: flow, mood: mood)
+            return try FlowSession.open(source, language: language, options: options, resuming: save, lenient: true)
+        }
+        var session: FlowSession
+        do { session = try load(resuming: nil) } catch let e as EngineError { throw fail(e) }
+        printer.begin(session.definition, language: session.language)
+        printer.print(session.openingEvents)
+        var stamp = contentStamp(library)
+        let input = try AnswerSource(path: nil)
+        while true {
+            printer.ask()
+            // Wait for a line or a change on disk, whichever comes first.
+            var line: String?
+            while true {
+                if stdinReady(timeout: interval) {
+                    line = input.readLine()
+                    if line == nil { return }
+                    break
+                }
+                let now = contentStamp(library)
+                guard now != stamp else { continue }
+                stamp = now
+                do {
+                    let reloaded = try load(resuming: session.save)
+                    session = reloaded
+                    printer.note("↻ reloaded (\(session.save.answers.count) answers kept)")
+                    printer.print(session.openingEvents)
+                } catch let e as EngineError {
+                    printer.note("✗ edit not loaded; still running the last good version:\n  " + e.description + " [\(e.code)]")
+                }
+                printer.ask()
+            }
+            guard let line, let prompt = session.current else {
+                if session.isFinished { printer.note("(finished; edit the flow to run it again, or :quit)") }
+                if line?.trimmingCharacters(in: .whitespaces) == ":quit" { return }
+                continue
+            }
+            guard let typed = TypedAnswer.parse(line, for: prompt) else {
+                printer.note(TypedAnswer.help)
+                continue
+            }
+            if case .command(.quit) = typed { return }
+            do { printer.print(try session.submit(typed)) } catch let e as EngineError {
+                printer.fail(e)
+                printer.note("(the flow stopped; fix it and save: it reloads here)")
+            }
+        }
+    }
+
+    /// Modification times of the flows and locales, to notice edits.
+    private func contentStamp(_ library: ContentLibrary) -> [String: Date] {
+        var out: [String: Date] = [:]
+        for dir in [library.root.flowsDirectory, library.localesDirectory, library.personalitiesDirectory] {
+            guard let walker = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: [.contentModificationDateKey]) else { continue }
+            for case let url as URL in walker {
+                out[url.path] = (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+            }
+        }
+        return out
+    }
+
+    private func stdinReady(timeout: Double) -> Bool {
+        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+        return poll(&fds, 1, Int32(timeout * 1000)) > 0
+    }
+}
