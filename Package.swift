@@ -47,7 +47,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).
-        .executableTarget(name: "reflect-bench", dependencies: ["LuaHost"]),
+        .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
         .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),

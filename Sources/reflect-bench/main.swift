@@ -10,8 +10,20 @@
 //   reflect-bench reuse N FLOW.lua   one state; per session a coroutine and
 //                                    6 resumes (anchor: lua_host reuse N)
 //   reflect-bench mem FLOW.lua       GCCOUNT and allocator bytes of fresh states
+//   reflect-bench engine N CONTENT   N full sessions of reflection.negative through
+//                                    the engine (7 prompts each), no storage
+//   reflect-bench engine-open N CONTENT   only opening N such sessions
+//   reflect-bench detect N SENTENCES TSV [LABELS]   label the first N lines with
+//                                    the anchors' keywords and matching rule
+//   reflect-bench safety N SENTENCES CONTENT   the safety gate over N lines
+//   reflect-bench write N DBPATH     N durable answer writes, one transaction each
+//   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
+//   reflect-bench noop               start and exit (startup baseline)
 import Foundation
 import LuaHost
+import ReflectCore
+import ReflectEngine
+import ReflectStore
 
 let answers: [LuaValue] = [
     "My manager criticised my report in front of the whole team",
@@ -92,6 +104,81 @@ do {
         lua.collectGarbage()
         print("+ one session suspended at Q5:     \(lua.gcCount) bytes GCCOUNT, \(lua.memoryInUse) bytes allocated")
         lua.close()
+    case "noop":
+        break
+    case "engine", "engine-open":
+        guard args.count >= 4, let n = Int(args[2]) else { fail("\(mode) N CONTENT") }
+        let library = ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[3])))
+        let language = try library.language(for: "en")
+        let source = try library.catalog.source(for: "reflection.negative")
+        let inputs: [AnswerInput] = [.number(7), .text("My manager criticised my report in front of the whole team"),
+                                     .text("I always mess everything up"), .text("Last month's demo went really well"),
+                                     .text("One slide had an error; the rest was praised"), .text("One mistake does not define my work"),
+                                     .number(4)]
+        let start = Date()
+        for i in 0..<n {
+            let session = try FlowSession.open(source, language: language, options: SessionOptions(sessionID: "bench-\(i)", seed: 1))
+            if mode == "engine" {
+                for input in inputs { checksum += try session.submit(input).count }
+            }
+        }
+        print("mode=\(mode) sessions=\(n) events=\(checksum) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "detect":
+        guard args.count >= 5, let n = Int(args[2]) else { fail("detect N SENTENCES TSV [LABELS]") }
+        var priority: [String] = [], phrases: [String: [String]] = [:]
+        for line in try String(contentsOfFile: args[4], encoding: .utf8).split(separator: "\n") {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { continue }
+            if !priority.contains(parts[0]) { priority.append(parts[0]) }
+            phrases[parts[0], default: []].append(parts[1])
+        }
+        let matcher = try PhraseMatcher(PhraseLexicon(priority: priority, phrases: phrases), mode: .wordBoundary)
+        let text = try String(contentsOfFile: args[3], encoding: .utf8)
+        var labels = ""
+        var count = 0
+        let start = Date()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) where count < n {
+            count += 1
+            let label = matcher.match(String(line)).map { priority[$0] } ?? "-"
+            if args.count > 5 { labels += label + "\n" } else { checksum += label.utf8.count }
+        }
+        let dt = Date().timeIntervalSince(start)
+        if args.count > 5 { try labels.write(toFile: args[5], atomically: true, encoding: .utf8) }
+        print("mode=detect texts=\(count) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
+    case "safety":
+        guard args.count >= 5, let n = Int(args[2]) else { fail("safety N SENTENCES CONTENT") }
+        let gate = try ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[4]))).language(for: "en").safety
+        let text = try String(contentsOfFile: args[3], encoding: .utf8)
+        var count = 0, flagged = 0
+        let start = Date()
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) where count < n {
+            count += 1
+            if case .crisis = gate.check(String(line)) { flagged += 1 }
+        }
+        let dt = Date().timeIntervalSince(start)
+        print("mode=safety texts=\(count) flagged=\(flagged) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
+    case "write":
+        guard args.count >= 4, let n = Int(args[2]) else { fail("write N DBPATH") }
+        let store = try Store(path: args[3])
+        try store.beginSession(SessionRecord(id: "bench", flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil,
+                                             user: "bench", mood: "bad", seed: 0, clock: "2026-11-22T08:00:00Z", startedAt: "2026-11-22T08:00:00Z"))
+        let value = "\"" + String(repeating: "My manager criticised my report in front of the team. ", count: 4) + "\""
+        let start = Date()
+        for i in 0..<n {
+            try store.recordAnswer(AnswerRecord(sessionID: "bench", step: "s\(i)", position: i, kind: "text",
+                                                question: "What happened today that affected your mood?", value: value,
+                                                answeredAt: "2026-11-22T08:00:00Z"))
+        }
+        print("mode=write rows=\(n) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "livemem":
+        guard args.count >= 3 else { fail("livemem CONTENT") }
+        let library = ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[2])))
+        let session = try FlowSession.open(try library.catalog.source(for: "reflection.negative"), language: try library.language(for: "en"),
+                                           options: SessionOptions(sessionID: "mem", seed: 1))
+        for input: AnswerInput in [.number(7), .text("My manager criticised my report in front of the whole team"), .text("I always mess everything up")] {
+            _ = try session.submit(input)
+        }
+        print("live session at \(session.current?.step.rawValue ?? "?"): \(session.memoryInUse) bytes GCCOUNT")
     default:
         fail("unknown mode \(mode)")
     }

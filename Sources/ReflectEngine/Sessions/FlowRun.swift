@@ -66,6 +66,11 @@ final class FlowRun: FlowAPI.Host {
 
     deinit { lua.close() }
 
+    var memoryInUse: Int {
+        lua.collectGarbage()
+        return lua.gcCount
+    }
+
     /// Resumes the flow with an answer (nothing on the first call). Returns
     /// the next prompt, or nil when the flow finished.
     func advance(with values: [LuaValue]) throws(EngineError) -> FlowAPI.PromptSpec? {

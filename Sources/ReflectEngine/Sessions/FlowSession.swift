@@ -27,6 +27,8 @@ public final class FlowSession {
     /// The prompt waiting for an answer; nil when finished.
     public private(set) var current: Prompt?
     public var isFinished: Bool { current == nil }
+    /// Bytes the session's Lua state holds now (GCCOUNT).
+    public var memoryInUse: Int { run.memoryInUse }
     /// Distortions the flow detected, by the step whose answer it examined.
     public var distortions: [StepID: DistortionType] { run.distortions }
     /// Receives every change as it happens (see ``SessionJournal``).
