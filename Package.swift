@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Debian's liblua5.4 through pkg-config, plus a header for the API's macros.
@@ -40,7 +39,6 @@ let package = Package(
         .target(name: "ReflectEngine", dependencies: [
             "ReflectCore", "LuaHost", "ReflectStore",
             .product(name: "Yams", package: "Yams"),
-            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "reflect", dependencies: [
             "ReflectEngine", "ReflectStore",

@@ -29,6 +29,16 @@ struct LocalizationTests {
         return try drive(session, [.number(6), .text(situation), .text(thought)]).prompts.map(\.text)
     }
 
+    @Test("the lock is the start of SHA-256, as `sha256sum` computes it (FIPS 180-4 test vectors)")
+    func sha256() {
+        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hex(String(repeating: "a", count: 1000)) == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+        #expect(SourceLock.of("What happened today that affected your mood?") == String(SHA256.hex("What happened today that affected your mood?").prefix(8)))
+    }
+
     @Test("a German negative run asks in German and quotes the answer in „…“")
     func german() throws {
         let texts = try negativeRun("de", situation: "Mein Chef hat meinen Bericht vor allen kritisiert",

@@ -8,8 +8,9 @@ import Foundation
 /// the byte after it, if any, are not word bytes (see ``TextNormalizer``).
 /// On ASCII text this is exactly the C anchors' `word` rule. One refinement
 /// for elision: a phrase ending in an apostrophe (French "personne n'")
-/// needs no boundary after it. `.substring` (Japanese, Korean) drops both
-/// boundary conditions. The result is the highest-priority category with
+/// needs no boundary after it. And one for mixed scripts: a CJK, kana or
+/// Hangul character next to an ASCII phrase is a boundary ("マジでI want to
+/// dieって"). `.substring` (Japanese, Korean) drops both boundary conditions. The result is the highest-priority category with
 /// any match.
 ///
 /// Cost: one pass over the text; at each candidate start only the phrases
@@ -149,7 +150,8 @@ public struct PhraseMatcher: Sendable {
             var i = 0
             while i < n {
                 let c = t[i]
-                let atStart = mode == .substring ? c & 0xC0 != 0x80 : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]))
+                let atStart = mode == .substring ? c & 0xC0 != 0x80
+                    : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]) || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
                 if atStart {
                     if c < 0x80 {
                         if single[Int(c)] != Int32.max, boundaryAfter(t, i + 1) { out.append((i, i + 1, Int(single[Int(c)]))) }
@@ -223,7 +225,8 @@ public struct PhraseMatcher: Sendable {
                                 case .wordBoundary:
                                     // The byte before a match must not be a word byte
                                     // (no phrase starts with a space).
-                                    atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]))
+                                    atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1])
+                                        || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
                                 case .substring:
                                     atStart = c & 0xC0 != 0x80 // a UTF-8 sequence start
                                 }
@@ -251,5 +254,15 @@ public struct PhraseMatcher: Sendable {
     @inline(__always)
     private func boundaryAfter(_ t: UnsafeBufferPointer<UInt8>, _ end: Int) -> Bool {
         mode == .substring || end >= t.count || !TextNormalizer.isWordByte(t[end])
+            || (t[end] >= 0xE3 && t[end] <= 0xED && t[end - 1] < 0x80)
+    }
+
+    /// Whether the character ending just before `i` is CJK, kana or Hangul
+    /// (UTF-8 lead byte E3–ED: U+3000–U+DFFF).
+    @inline(__always)
+    static func endsWide(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        var j = i - 1
+        while j > 0, t[j] & 0xC0 == 0x80, i - j < 4 { j -= 1 }
+        return j < i - 1 && t[j] >= 0xE3 && t[j] <= 0xED
     }
 }

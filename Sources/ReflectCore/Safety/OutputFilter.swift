@@ -27,20 +27,28 @@ public struct OutputFilter: Sendable {
         case blocked(Reason)
     }
 
-    private let medical: PhraseMatcher?
-    private let medicalKinds: [Reason]
+    /// Medical phrases per locale, each in its own mode.
+    private let medical: [(matcher: PhraseMatcher, kinds: [Reason])]
     /// Digits of numbers that may appear (crisis lines).
     private let allowedNumbers: Set<String>
 
     public init(_ data: SafetyData, allowedNumbers: [String] = [], mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+        try self.init(layers: [(data, mode)], allowedNumbers: allowedNumbers)
+    }
+
+    public init(layers: [(data: SafetyData, mode: PhraseMatcher.Mode)], allowedNumbers: [String] = []) throws(LexiconError) {
         let kinds: [(String, Reason)] = [("diagnosis", .diagnosis), ("medication", .medication)]
-        for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
-            throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
+        var medical: [(PhraseMatcher, [Reason])] = []
+        for (data, mode) in layers {
+            for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
+                throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
+            }
+            let present = kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
+            guard !present.isEmpty else { continue }
+            medical.append((try PhraseMatcher(PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots), mode: mode),
+                            present.map(\.1)))
         }
-        let present = kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
-        medicalKinds = present.map(\.1)
-        medical = present.isEmpty ? nil
-            : try PhraseMatcher(PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots), mode: mode)
+        self.medical = medical
         self.allowedNumbers = Set(allowedNumbers.map { $0.filter(\.isNumber) }.filter { !$0.isEmpty })
     }
 
@@ -49,7 +57,9 @@ public struct OutputFilter: Sendable {
         lines.flatMap { OutputFilter.numberRuns(in: $0).map(\.digits) }
     }
 
-    public func check(_ text: String) -> Verdict {
+    public func check(_ original: String) -> Verdict {
+        // Full-width digits and hyphens (０９０－１２３４) are numbers too.
+        let text = original.precomposedStringWithCompatibilityMapping
         if OutputFilter.containsEmail(text) { return .blocked(.email) }
         for run in OutputFilter.numberRuns(in: text) {
             if (13...19).contains(run.digits.count), OutputFilter.luhn(run.digits) { return .blocked(.card) }
@@ -58,8 +68,11 @@ public struct OutputFilter: Sendable {
                 return .blocked(.phone)
             }
         }
-        if let medical, let i = medical.match(text) { return .blocked(medicalKinds[i]) }
-        return .ok
+        var found: Reason?
+        for layer in medical {
+            if let i = layer.matcher.match(text), found == nil || layer.kinds[i] == .diagnosis { found = layer.kinds[i] }
+        }
+        return found.map { .blocked($0) } ?? .ok
     }
 
     static func containsEmail(_ text: String) -> Bool {
@@ -89,8 +102,8 @@ public struct OutputFilter: Sendable {
                 if c.isASCII, c.isNumber {
                     digits.append(c)
                 } else if " -./()+".contains(c), j + 1 < chars.count, chars[j + 1].isASCII,
-                          chars[j + 1].isNumber || (chars[j + 1] == "(" && j + 2 < chars.count && chars[j + 2].isNumber) || (c == ")" && chars[j + 1] == " ") {
-                    // a separator between digits
+                          chars[j + 1].isNumber || (chars[j + 1] == "(" && OutputFilter.areaCode(chars, from: j + 1)) || (c == ")" && chars[j + 1] == " ") {
+                    // a separator between digits, or before a bracketed area code
                 } else {
                     break
                 }
@@ -101,6 +114,14 @@ public struct OutputFilter: Sendable {
             i = max(j, i + 1)
         }
         return out
+    }
+
+    /// "(0)", "(555)": a bracket closing after one to four digits. "(24h)"
+    /// after a number is not part of it.
+    static func areaCode(_ chars: [Character], from i: Int) -> Bool {
+        var j = i + 1
+        while j < chars.count, j - i <= 4, chars[j].isASCII, chars[j].isNumber { j += 1 }
+        return j > i + 1 && j < chars.count && chars[j] == ")"
     }
 
     static func luhn(_ digits: String) -> Bool {

@@ -28,21 +28,6 @@ public struct SafetyData: Sendable, Equatable {
         self.resources = resources
         self.defaultRegion = defaultRegion
     }
-
-    /// Several locales' data together (a locale and English: people write
-    /// English words in any language). Resources are not merged: see
-    /// ``SafetyGate/resources(for:)``.
-    public static func union(_ all: [SafetyData]) -> SafetyData {
-        var out = SafetyData()
-        for d in all {
-            for (k, v) in d.phrases { out.phrases[k, default: []] += v }
-            for (k, v) in d.slots { out.slots[k, default: []] += v }
-            out.benign += d.benign
-            out.negations += d.negations
-            for (k, v) in d.medical { out.medical[k, default: []] += v }
-        }
-        return out
-    }
 }
 
 /// What a person's words may signal, most urgent first.

@@ -2,14 +2,16 @@ import Foundation
 
 /// Recognises crisis language in what a person writes: every answer passes
 /// it before the flow continues. Deterministic; its word lists come from
-/// the locale files (tuned per language), its rules are here.
+/// the locale files (tuned per language), its rules are here. A gate has one
+/// layer per locale (the person's and English), each matched with its own
+/// lists and matching mode; the most urgent verdict of any layer wins.
 ///
 /// Each text is checked twice:
 /// 1. normalised (``TextNormalizer``: case, accents, NFKC, apostrophes);
 /// 2. de-obfuscated as well: l33t digits and symbols inside words mapped
-///    to letters ("su1c1de", "k1ll mys3lf"), letters spelled out with spaces
-///    or dots joined ("s u i c i d e", "k.i.l.l"), and repeated letters
-///    squeezed ("diiiie"); the phrases are squeezed the same way.
+///    to letters ("su1c1de", "k1ll mys3lf"), Latin letters spelled out with
+///    spaces or dots joined ("s u i c i d e", "k.i.l.l"), and repeated
+///    letters squeezed ("diiiie"); the phrases are squeezed the same way.
 ///
 /// Before matching, benign idioms ("killing it at work", "to die for",
 /// "Suicide Squad") are blanked out. A match directly preceded, within
@@ -19,76 +21,108 @@ import Foundation
 /// is in the lists on purpose: the person may need the resources to help.
 /// The most urgent category found wins (``SafetyCategory`` order).
 public struct SafetyGate: Sendable {
-    private let plain: PhraseMatcher
-    private let squeezed: PhraseMatcher
-    private let benignPlain: PhraseMatcher?
-    private let benignSqueezed: PhraseMatcher?
-    private let negation: PhraseMatcher?
-    private let negationSqueezed: PhraseMatcher?
-    private let categories: [SafetyCategory]
+    /// One locale's lists, matched in that locale's mode (a Japanese
+    /// substring list never makes English phrases match inside words).
+    struct Layer: Sendable {
+        let plain: PhraseMatcher
+        let squeezed: PhraseMatcher
+        let benignPlain: PhraseMatcher?
+        let benignSqueezed: PhraseMatcher?
+        let negation: PhraseMatcher?
+        let negationSqueezed: PhraseMatcher?
+        let categories: [SafetyCategory]
+    }
 
+    private let layers: [Layer]
+
+    /// A gate over one locale's data.
     public init(_ data: SafetyData, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+        try self.init(layers: [(data, mode)])
+    }
+
+    /// A gate over several locales (say, the person's locale and English),
+    /// each matched with its own lists and mode; the most urgent verdict wins.
+    public init(layers: [(data: SafetyData, mode: PhraseMatcher.Mode)]) throws(LexiconError) {
+        var built: [Layer] = []
+        for (data, mode) in layers { built.append(try SafetyGate.layer(data, mode: mode)) }
+        self.layers = built
+    }
+
+    static func layer(_ data: SafetyData, mode: PhraseMatcher.Mode) throws(LexiconError) -> Layer {
         for name in data.phrases.keys where SafetyCategory(rawValue: name) == nil {
             throw LexiconError(category: name, phrase: "", reason: "not a safety category (expected one of "
                 + SafetyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
-        categories = SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
+        let categories = SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
         let lexicon = PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots)
         var squeezedPhrases: [String: [String]] = [:]
         for c in categories { squeezedPhrases[c.rawValue] = try lexicon.expandedPhrases(of: c.rawValue).map(SafetyGate.squeeze) }
-        plain = try PhraseMatcher(lexicon, mode: mode)
-        squeezed = try PhraseMatcher(PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases), mode: mode)
         func list(_ words: [String], squeeze: Bool) throws(LexiconError) -> PhraseMatcher? {
             words.isEmpty ? nil : try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(SafetyGate.squeeze) : words]),
                                                     mode: mode)
         }
-        benignPlain = try list(data.benign, squeeze: false)
-        benignSqueezed = try list(data.benign, squeeze: true)
-        negation = try list(data.negations, squeeze: false)
-        negationSqueezed = try list(data.negations, squeeze: true)
+        return Layer(plain: try PhraseMatcher(lexicon, mode: mode),
+                     squeezed: try PhraseMatcher(PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases), mode: mode),
+                     benignPlain: try list(data.benign, squeeze: false), benignSqueezed: try list(data.benign, squeeze: true),
+                     negation: try list(data.negations, squeeze: false), negationSqueezed: try list(data.negations, squeeze: true),
+                     categories: categories)
     }
 
     public func check(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.string(text)
-        var best = Int.max
-        for (variant, matcher, benign, negation) in [
-            (normalized, plain, benignPlain, self.negation),
-            (SafetyGate.squeeze(SafetyGate.deobfuscate(normalized)), squeezed, benignSqueezed, negationSqueezed),
-        ] {
-            var bytes = Array(variant.utf8)
-            bytes.withUnsafeMutableBufferPointer { buf in
-                // Benign idioms are blanked out (spaces keep word boundaries).
-                if let benign {
-                    for o in benign.occurrences(normalized: UnsafeBufferPointer(buf)) {
-                        for i in o.start..<o.end { buf[i] = 32 }
+        let deobfuscated = SafetyGate.squeeze(SafetyGate.deobfuscate(normalized))
+        var best: SafetyCategory?
+        for layer in layers {
+            for (variant, matcher, benign, negation) in [
+                (normalized, layer.plain, layer.benignPlain, layer.negation),
+                (deobfuscated, layer.squeezed, layer.benignSqueezed, layer.negationSqueezed),
+            ] {
+                var bytes = Array(variant.utf8)
+                bytes.withUnsafeMutableBufferPointer { buf in
+                    // Benign idioms are blanked out (spaces keep word boundaries).
+                    if let benign {
+                        for o in benign.occurrences(normalized: UnsafeBufferPointer(buf)) {
+                            for i in o.start..<o.end { buf[i] = 32 }
+                        }
                     }
-                }
-                let view = UnsafeBufferPointer(buf)
-                for o in matcher.occurrences(normalized: view) where o.category < best {
-                    if let negation, SafetyGate.negated(before: o.start, in: view, by: negation) { continue }
-                    best = o.category
+                    let view = UnsafeBufferPointer(buf)
+                    for o in matcher.occurrences(normalized: view) {
+                        let category = layer.categories[o.category]
+                        if let b = best, SafetyCategory.allCases.firstIndex(of: b)! <= SafetyCategory.allCases.firstIndex(of: category)! { continue }
+                        if let negation, SafetyGate.negated(before: o.start, in: view, by: negation) { continue }
+                        best = category
+                    }
                 }
             }
         }
-        return best == Int.max ? .ok : .crisis(categories[best])
+        return best.map { .crisis($0) } ?? .ok
     }
 
-    /// Whether a negation phrase occurs within the three words before `start`.
+    /// Whether a negation phrase occurs within the three words before
+    /// `start`, in the same clause: the window stops at , . ; : ! ? so that
+    /// "I'm not okay, I want to die" is not read as negated.
     static func negated(before start: Int, in t: UnsafeBufferPointer<UInt8>, by negation: PhraseMatcher) -> Bool {
+        func clauseEnd(_ b: UInt8) -> Bool { b == 44 || b == 46 || b == 59 || b == 58 || b == 33 || b == 63 }
         var i = start
-        for _ in 0..<3 {
+        words: for _ in 0..<3 {
             while i > 0 && t[i - 1] == 32 { i -= 1 }  // spaces before the word
-            guard i > 0 else { break }
-            while i > 0 && t[i - 1] != 32 { i -= 1 }  // the word itself
+            guard i > 0, !clauseEnd(t[i - 1]) else { break }
+            while i > 0 && t[i - 1] != 32 {  // the word itself
+                if clauseEnd(t[i - 1]) { break words }
+                i -= 1
+            }
         }
         return negation.match(normalized: UnsafeBufferPointer(rebasing: t[i..<start])) != nil
     }
 
-    /// Runs of the same character collapsed to one ("diiiie" → "die").
+    /// Runs of the same ASCII letter collapsed to one ("diiiie" → "die"), and
+    /// of Japanese elongation marks ("死にたーーーい" → "死にたーい"). Other
+    /// characters are left alone: doubled kana are part of words (くくる, いい).
     static func squeeze(_ s: String) -> String {
         var out = ""
         var last: Character?
-        for c in s where c != last {
+        for c in s {
+            if c == last, (c.isASCII && c.isLetter) || c == "ー" || c == "〜" || c == "～" || c == "~" { continue }
             out.append(c)
             last = c
         }
@@ -119,15 +153,22 @@ public struct SafetyGate: Sendable {
             }
             words.append(String(w))
         }
-        // "s u i c i d e": three or more one-letter words in a row become one.
+        // "s u i c i d e": one-letter words in a row become one word, three or
+        // more of them for Latin letters, four or more in other scripts (in
+        // Hangul every syllable is a letter: "자 살 거 있으면" is ordinary text,
+        // "자 살 하 고 싶 어" is not).
         var out: [String] = []
         var run: [String] = []
         func flush() {
-            if run.count >= 3 { out.append(run.joined()) } else { out += run }
+            let ascii = run.allSatisfy { $0.first?.isASCII == true }
+            if run.count >= (ascii ? 3 : 4) { out.append(run.joined()) } else { out += run }
             run.removeAll()
         }
         for w in words {
-            if w.count == 1, w.first?.isLetter == true { run.append(w) } else {
+            if w.count == 1, let c = w.first, c.isLetter {
+                if let first = run.first?.first, first.isASCII != c.isASCII { flush() }
+                run.append(w)
+            } else {
                 flush()
                 out.append(w)
             }

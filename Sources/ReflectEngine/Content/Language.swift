@@ -40,14 +40,13 @@ public struct Language: Sendable {
         } else {
             probe = nil
         }
-        // Substring matching as soon as one locale needs it (a Japanese
-        // phrase has no word boundaries; English phrases still match).
-        let mode: PhraseMatcher.Mode = chain.contains { $0.matching == .substring } ? .substring : .wordBoundary
-        let data = SafetyData.union(chain.compactMap(\.safety))
+        // One layer per locale of the chain (the person's language and
+        // English: people mix English in), each with its own lists and mode.
+        let layers = chain.compactMap { locale in locale.safety.map { (data: $0, mode: locale.matching) } }
         let numbers = OutputFilter.numbers(in: chain.compactMap(\.safety).flatMap { $0.resources.values.flatMap { $0 } })
         do {
-            safety = try SafetyGate(data, mode: mode)
-            outputFilter = try OutputFilter(data, allowedNumbers: numbers, mode: mode)
+            safety = try SafetyGate(layers: layers.isEmpty ? [(SafetyData(), .wordBoundary)] : layers)
+            outputFilter = try OutputFilter(layers: layers, allowedNumbers: numbers)
         } catch {
             throw .invalidContent(file: "locales/\(localizer.tag).yaml", line: nil, message: "safety: \(error)")
         }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The stale-detection lock, after Yarn Spinner: a translation stores the
@@ -8,7 +7,7 @@ import Foundation
 /// Word lists carry a lock of their whole English section the same way.
 public enum SourceLock {
     public static func of(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+        String(SHA256.hex(text).prefix(8))
     }
 
     /// `sha256sum`-compatible check a translator can run by hand:
