@@ -109,3 +109,13 @@ struct SafetyTests {
         #expect(event.category == "suicide" && event.at == "2026-11-22T08:16:00+01:00" && event.step == "situation")
     }
 }
+
+@Suite("Safety normalisation")
+struct SafetyNormalisationTests {
+    @Test("an accented phrase matches on the squeezed path too (phrases and text go through the same steps)")
+    func accentThenSqueeze() throws {
+        let gate = try SafetyGate(SafetyData(phrases: ["suicide": ["idées noires"]], benign: ["pas d'idées noires"]))
+        #expect(gate.check("j'ai des idéééées noires") == .crisis(.suicide))
+        #expect(gate.check("je n'ai pas d'idées noires") == .ok)
+    }
+}

@@ -10,7 +10,9 @@ import Foundation
 /// for elision: a phrase ending in an apostrophe (French "personne n'")
 /// needs no boundary after it. And one for mixed scripts: a CJK, kana or
 /// Hangul character next to an ASCII phrase is a boundary ("マジでI want to
-/// dieって"). `.substring` (Japanese, Korean) drops both boundary conditions. The result is the highest-priority category with
+/// dieって"). `.substring` (Japanese, Korean) drops both boundary conditions,
+/// except around Latin letters and digits inside its phrases ("OD" does not
+/// match inside "good"). The result is the highest-priority category with
 /// any match.
 ///
 /// Cost: one pass over the text; at each candidate start only the phrases
@@ -150,7 +152,8 @@ public struct PhraseMatcher: Sendable {
             var i = 0
             while i < n {
                 let c = t[i]
-                let atStart = mode == .substring ? c & 0xC0 != 0x80
+                let atStart = mode == .substring
+                    ? c & 0xC0 != 0x80 && !(PhraseMatcher.isASCIIAlnum(c) && i > 0 && PhraseMatcher.isASCIIAlnum(t[i - 1]))
                     : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]) || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
                 if atStart {
                     if c < 0x80 {
@@ -228,7 +231,9 @@ public struct PhraseMatcher: Sendable {
                                     atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1])
                                         || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
                                 case .substring:
-                                    atStart = c & 0xC0 != 0x80 // a UTF-8 sequence start
+                                    // A UTF-8 sequence start; Latin letters and digits still
+                                    // need a Latin word boundary ("OD" is not in "good").
+                                    atStart = c & 0xC0 != 0x80 && !(PhraseMatcher.isASCIIAlnum(c) && i > 0 && PhraseMatcher.isASCIIAlnum(t[i - 1]))
                                 }
                                 if atStart {
                                     if c < 0x80 {
@@ -253,9 +258,13 @@ public struct PhraseMatcher: Sendable {
 
     @inline(__always)
     private func boundaryAfter(_ t: UnsafeBufferPointer<UInt8>, _ end: Int) -> Bool {
-        mode == .substring || end >= t.count || !TextNormalizer.isWordByte(t[end])
-            || (t[end] >= 0xE3 && t[end] <= 0xED && t[end - 1] < 0x80)
+        if end >= t.count { return true }
+        if mode == .substring { return !(PhraseMatcher.isASCIIAlnum(t[end - 1]) && PhraseMatcher.isASCIIAlnum(t[end])) }
+        return !TextNormalizer.isWordByte(t[end]) || (t[end] >= 0xE3 && t[end] <= 0xED && t[end - 1] < 0x80)
     }
+
+    @inline(__always)
+    static func isASCIIAlnum(_ b: UInt8) -> Bool { (b >= 97 && b <= 122) || (b >= 48 && b <= 57) }
 
     /// Whether the character ending just before `i` is CJK, kana or Hangul
     /// (UTF-8 lead byte E3–ED: U+3000–U+DFFF).

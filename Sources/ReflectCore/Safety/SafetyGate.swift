@@ -13,8 +13,8 @@ import Foundation
 ///    spaces or dots joined ("s u i c i d e", "k.i.l.l"), and repeated
 ///    letters squeezed ("diiiie"); the phrases are squeezed the same way.
 ///
-/// Before matching, benign idioms ("killing it at work", "to die for",
-/// "Suicide Squad") are blanked out. A match directly preceded, within
+/// Before matching, the benign idioms of every layer ("killing it at work",
+/// "to die for", "Suicide Squad") are blanked out. A match directly preceded, within
 /// three words, by a negation of the locale ("I would never kill myself",
 /// "I'm not suicidal") does not count; any other crisis phrase in the same
 /// text still does. Third-person intent ("my friend wants to kill himself")
@@ -56,9 +56,12 @@ public struct SafetyGate: Sendable {
         let categories = SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
         let lexicon = PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots)
         var squeezedPhrases: [String: [String]] = [:]
-        for c in categories { squeezedPhrases[c.rawValue] = try lexicon.expandedPhrases(of: c.rawValue).map(SafetyGate.squeeze) }
+        // Phrases go through the same steps as text: normalise, then squeeze
+        // ("idées" → "idees" → "ides" on both sides).
+        func squeezed(_ phrase: String) -> String { SafetyGate.squeeze(TextNormalizer.string(phrase)) }
+        for c in categories { squeezedPhrases[c.rawValue] = try lexicon.expandedPhrases(of: c.rawValue).map(squeezed) }
         func list(_ words: [String], squeeze: Bool) throws(LexiconError) -> PhraseMatcher? {
-            words.isEmpty ? nil : try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(SafetyGate.squeeze) : words]),
+            words.isEmpty ? nil : try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(squeezed) : words]),
                                                     mode: mode)
         }
         return Layer(plain: try PhraseMatcher(lexicon, mode: mode),
@@ -71,31 +74,34 @@ public struct SafetyGate: Sendable {
     public func check(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.string(text)
         let deobfuscated = SafetyGate.squeeze(SafetyGate.deobfuscate(normalized))
-        var best: SafetyCategory?
-        for layer in layers {
-            for (variant, matcher, benign, negation) in [
-                (normalized, layer.plain, layer.benignPlain, layer.negation),
-                (deobfuscated, layer.squeezed, layer.benignSqueezed, layer.negationSqueezed),
-            ] {
-                var bytes = Array(variant.utf8)
-                bytes.withUnsafeMutableBufferPointer { buf in
-                    // Benign idioms are blanked out (spaces keep word boundaries).
-                    if let benign {
-                        for o in benign.occurrences(normalized: UnsafeBufferPointer(buf)) {
-                            for i in o.start..<o.end { buf[i] = 32 }
-                        }
+        var best: Int?
+        for squeezed in [false, true] {
+            var bytes = Array((squeezed ? deobfuscated : normalized).utf8)
+            bytes.withUnsafeMutableBufferPointer { buf in
+                // Benign idioms of every layer are blanked out first (spaces
+                // keep word boundaries): the person's language knows that
+                // "Roméo se suicide à la fin de la pièce" is a play, even
+                // where an English phrase would match the same word.
+                for layer in layers {
+                    guard let benign = squeezed ? layer.benignSqueezed : layer.benignPlain else { continue }
+                    for o in benign.occurrences(normalized: UnsafeBufferPointer(buf)) {
+                        for i in o.start..<o.end { buf[i] = 32 }
                     }
-                    let view = UnsafeBufferPointer(buf)
+                }
+                let view = UnsafeBufferPointer(buf)
+                for layer in layers {
+                    let matcher = squeezed ? layer.squeezed : layer.plain
+                    let negation = squeezed ? layer.negationSqueezed : layer.negation
                     for o in matcher.occurrences(normalized: view) {
-                        let category = layer.categories[o.category]
-                        if let b = best, SafetyCategory.allCases.firstIndex(of: b)! <= SafetyCategory.allCases.firstIndex(of: category)! { continue }
+                        guard let rank = SafetyCategory.allCases.firstIndex(of: layer.categories[o.category]) else { continue }
+                        if let best, best <= rank { continue }
                         if let negation, SafetyGate.negated(before: o.start, in: view, by: negation) { continue }
-                        best = category
+                        best = rank
                     }
                 }
             }
         }
-        return best.map { .crisis($0) } ?? .ok
+        return best.map { .crisis(SafetyCategory.allCases[$0]) } ?? .ok
     }
 
     /// Whether a negation phrase occurs within the three words before
