@@ -59,12 +59,18 @@ struct CLIRunner {
     }
 }
 
-/// A throwaway content directory with the given files.
+/// A throwaway content directory with the given files. Unless the files
+/// include their own `locales/en.yaml`, the repository's is copied in:
+/// the engine refuses to run without crisis lists.
 struct ContentFixture {
     let root: URL
 
     init(_ files: [String: String]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-test-\(UUID().uuidString)")
+        var files = files
+        if files["locales/en.yaml"] == nil {
+            files["locales/en.yaml"] = try String(contentsOf: repositoryRoot.appendingPathComponent("locales/en.yaml"), encoding: .utf8)
+        }
         for (path, text) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -267,12 +267,16 @@ struct PhraseMatcherSubstringTests {
         #expect(m.match("나는 가끔 실패해") == nil)
     }
 
-    @Test("substring mode drops the boundary rule for ASCII too")
+    @Test("substring mode keeps Latin word edges: an English word is not found inside another, but is next to kana")
     func asciiSubstring() throws {
-        let m = try makeMatcher([("og", ["always"])], mode: .substring)
-        #expect(m.match("xalwaysx") == 0)
+        let m = try makeMatcher([("og", ["always"]), ("od", ["od"])], mode: .substring)
+        #expect(m.match("xalwaysx") == nil)
         #expect(m.match("HALLWAYS") == nil)
-        #expect(m.match("hallwaysalways") == 0)
+        #expect(m.match("hallwaysalways") == nil)
+        #expect(m.match("hallways always") == 0)
+        #expect(m.match("私はalwaysだ") == 0)
+        #expect(m.match("good") == nil, "\"OD\" is not in \"good\"")
+        #expect(m.match("昨日ODした") == 1)
     }
 
     @Test("substring mode keeps priority over position")
@@ -306,7 +310,12 @@ private enum AnchorReference {
         Array(text.utf8).map { ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) ? $0 + 32 : $0 }
     }
 
-    static func occurs(_ phrase: [UInt8], in t: [UInt8], word: Bool) -> Bool {
+    static func isLatinAlnum(_ b: UInt8) -> Bool { isWord(b) && b != UInt8(ascii: "_") }
+
+    /// `word`: the anchors' word rule. Otherwise substring, and with
+    /// `latinEdges` a Latin letter or digit at either end of the phrase
+    /// may not touch another one in the text (Reflect's substring mode).
+    static func occurs(_ phrase: [UInt8], in t: [UInt8], word: Bool, latinEdges: Bool = false) -> Bool {
         if phrase.isEmpty || phrase.count > t.count { return false }
         var p = 0
         while p + phrase.count <= t.count {
@@ -317,8 +326,15 @@ private enum AnchorReference {
                 k += 1
             }
             if same {
-                if !word { return true }
                 let e = p + phrase.count
+                if !word {
+                    if !latinEdges { return true }
+                    let beforeOK = p == 0 || !(isLatinAlnum(phrase[0]) && isLatinAlnum(t[p - 1]))
+                    let afterOK = e == t.count || !(isLatinAlnum(phrase[phrase.count - 1]) && isLatinAlnum(t[e]))
+                    if beforeOK && afterOK { return true }
+                    p += 1
+                    continue
+                }
                 let beforeOK = p == 0 || !isWord(t[p - 1])
                 let afterOK = e == t.count || !isWord(t[e])
                 if beforeOK && afterOK { return true }
@@ -328,10 +344,10 @@ private enum AnchorReference {
         return false
     }
 
-    static func label(_ text: String, categories: [(String, [String])], word: Bool) -> String? {
+    static func label(_ text: String, categories: [(String, [String])], word: Bool, latinEdges: Bool = false) -> String? {
         let t = lowercase(text)
         for (name, phrases) in categories {
-            for phrase in phrases where occurs(Array(phrase.utf8), in: t, word: word) {
+            for phrase in phrases where occurs(Array(phrase.utf8), in: t, word: word, latinEdges: latinEdges) {
                 return name
             }
         }
@@ -420,14 +436,14 @@ struct PhraseMatcherAnchorRuleTests {
         #expect(disagreements.isEmpty, "\(disagreements)")
     }
 
-    @Test("substring labels equal the reference substring rule on 2000 pseudo-random ASCII sentences")
+    @Test("substring labels equal the reference rule (substring, Latin word edges kept) on 2000 pseudo-random ASCII sentences")
     func substringModeAgreesWithReference() throws {
         let m = try makeMatcher(Self.categories, mode: .substring)
         var rng = SeededRandom(seed: 99)
         var disagreements: [String] = []
         for n in 0..<2000 {
             let text = Self.sentence(&rng, tokens: 1 + Int(rng.next() % 8))
-            let expected = AnchorReference.label(text, categories: Self.categories, word: false)
+            let expected = AnchorReference.label(text, categories: Self.categories, word: false, latinEdges: true)
             let actual = label(m, text)
             if expected != actual, disagreements.count < 10 {
                 disagreements.append("#\(n) \(text.debugDescription): expected \(expected ?? "nil"), got \(actual ?? "nil")")

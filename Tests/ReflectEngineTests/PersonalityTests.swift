@@ -15,6 +15,11 @@ struct PersonalityTests {
             strings:
               a.plain: "Plain"
               a.quote: "About '%@'?"
+            safety:
+              phrases:
+                suicide: ["i want to die"]
+              resources:
+                default: ["Call 112"]
             """.write(to: fixture.appendingPathComponent("locales/en.yaml"), atomically: true, encoding: .utf8)
         try """
             id: warm

@@ -22,27 +22,99 @@ public struct PhraseLexicon: Sendable, Equatable {
 
     /// Every phrase of `category` with its slots filled in.
     public func expandedPhrases(of category: String) throws(LexiconError) -> [String] {
-        var out: [String] = []
-        for phrase in phrases[category] ?? [] { out += try expand(phrase, category: category, depth: 0) }
-        return out
+        try normalizedPhrases(of: category, normalize: { Array($0.utf8) }).map { String(decoding: $0.bytes, as: UTF8.self) }
     }
 
-    private func expand(_ phrase: String, category: String, depth: Int) throws(LexiconError) -> [String] {
-        guard let open = phrase.firstIndex(of: "{") else { return [phrase] }
+    /// Every phrase of `category` with its slots filled in, as normalised
+    /// bytes (``TextNormalizer``), each with the unexpanded phrase it came
+    /// from (for error messages).
+    ///
+    /// Each literal piece of a phrase and each slot value is normalised on
+    /// its own and the results are joined, so a list of ten thousand
+    /// expansions costs a few hundred normalisations, not ten thousand.
+    /// This equals normalising the joined text except where a piece begins
+    /// with a combining mark meant for the character before the slot
+    /// (no list does that).
+    public func normalizedPhrases(of category: String) throws(LexiconError) -> [(bytes: [UInt8], phrase: String)] {
+        try normalizedPhrases(of: category, normalize: TextNormalizer.bytes)
+    }
+
+    private func normalizedPhrases(of category: String, normalize: @escaping (String) -> [UInt8])
+        throws(LexiconError) -> [(bytes: [UInt8], phrase: String)] {
+        var expansion = Expansion(slots: slots, category: category, normalize: normalize)
+        var out: [(bytes: [UInt8], phrase: String)] = []
+        for phrase in phrases[category] ?? [] {
+            for bytes in try expansion.expand(phrase, depth: 0) { out.append((bytes, phrase)) }
+        }
+        return out
+    }
+}
+
+/// One category's slot expansion, with each slot's expansions and each
+/// literal piece's normalisation computed once.
+private struct Expansion {
+    let slots: [String: [String]]
+    let category: String
+    let normalize: (String) -> [UInt8]
+    var slotCache: [String: [[UInt8]]] = [:]
+    var pieceCache: [Substring: [UInt8]] = [:]
+
+    init(slots: [String: [String]], category: String, normalize: @escaping (String) -> [UInt8]) {
+        self.slots = slots
+        self.category = category
+        self.normalize = normalize
+    }
+
+    mutating func expand(_ phrase: String, depth: Int) throws(LexiconError) -> [[UInt8]] {
+        var results: [[UInt8]] = [[]]
+        var rest = phrase[...]
+        while !rest.isEmpty {
+            guard let open = rest.firstIndex(of: "{") else {
+                let tail = piece(rest)
+                results = Expansion.join(results, [tail])
+                break
+            }
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw LexiconError(category: category, phrase: phrase, reason: "unclosed '{'")
+            }
+            // Pieces are computed before joining: a `self` call with a
+            // mutating argument would copy the caches on every piece.
+            if open > rest.startIndex {
+                let head = piece(rest[..<open])
+                results = Expansion.join(results, [head])
+            }
+            let values = try slot(String(rest[rest.index(after: open)..<close]), in: phrase, depth: depth)
+            results = Expansion.join(results, values)
+            rest = rest[rest.index(after: close)...]
+        }
+        return results
+    }
+
+    private mutating func slot(_ name: String, in phrase: String, depth: Int) throws(LexiconError) -> [[UInt8]] {
+        if let cached = slotCache[name] { return cached }
         guard depth < 8 else {
             throw LexiconError(category: category, phrase: phrase, reason: "slots nest more than 8 deep (does a slot refer to itself?)")
         }
-        guard let close = phrase[open...].firstIndex(of: "}") else {
-            throw LexiconError(category: category, phrase: phrase, reason: "unclosed '{'")
-        }
-        let name = String(phrase[phrase.index(after: open)..<close])
         guard let values = slots[name], !values.isEmpty else {
             throw LexiconError(category: category, phrase: phrase, reason: "unknown or empty slot '{\(name)}'")
         }
-        var out: [String] = []
-        for v in values {
-            out += try expand(phrase[..<open] + v + phrase[phrase.index(after: close)...], category: category, depth: depth + 1)
-        }
+        var out: [[UInt8]] = []
+        for value in values { out += try expand(value, depth: depth + 1) }
+        slotCache[name] = out
+        return out
+    }
+
+    private mutating func piece(_ text: Substring) -> [UInt8] {
+        if let cached = pieceCache[text] { return cached }
+        let bytes = normalize(String(text))
+        pieceCache[text] = bytes
+        return bytes
+    }
+
+    private static func join(_ heads: [[UInt8]], _ tails: [[UInt8]]) -> [[UInt8]] {
+        var out: [[UInt8]] = []
+        out.reserveCapacity(heads.count * tails.count)
+        for h in heads { for t in tails { out.append(h + t) } }
         return out
     }
 }

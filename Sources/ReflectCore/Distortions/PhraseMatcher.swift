@@ -46,10 +46,10 @@ public struct PhraseMatcher: Sendable {
         var bytes: [UInt8] = [], start: [Int32] = [], length: [Int32] = [], category: [Int32] = [], openEnd: [Bool] = []
         var seen = Set<[UInt8]>()
         for (c, name) in lexicon.priority.enumerated() {
-            for phrase in try lexicon.expandedPhrases(of: name) {
+            for (normalized, phrase) in try lexicon.normalizedPhrases(of: name) {
                 // Trimmed after normalising: non-ASCII punctuation ("¡", "“")
                 // becomes a space, and a match never starts on a space.
-                var b = TextNormalizer.bytes(phrase)[...]
+                var b = normalized[...]
                 while b.first == 32 { b.removeFirst() }
                 while b.last == 32 { b.removeLast() }
                 guard !b.isEmpty else {

@@ -59,7 +59,11 @@ public struct SafetyGate: Sendable {
         // Phrases go through the same steps as text: normalise, then squeeze
         // ("idées" → "idees" → "ides" on both sides).
         func squeezed(_ phrase: String) -> String { SafetyGate.squeeze(TextNormalizer.string(phrase)) }
-        for c in categories { squeezedPhrases[c.rawValue] = try lexicon.expandedPhrases(of: c.rawValue).map(squeezed) }
+        for c in categories {
+            squeezedPhrases[c.rawValue] = try lexicon.normalizedPhrases(of: c.rawValue).map {
+                SafetyGate.squeeze(String(decoding: $0.bytes, as: UTF8.self))
+            }
+        }
         func list(_ words: [String], squeeze: Bool) throws(LexiconError) -> PhraseMatcher? {
             words.isEmpty ? nil : try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(squeezed) : words]),
                                                     mode: mode)

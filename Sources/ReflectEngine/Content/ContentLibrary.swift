@@ -47,7 +47,8 @@ public struct ContentLibrary: Sendable {
         }
         guard chain.contains(where: { $0.safety != nil }) else {
             // Safety is not optional: without lists, crisis language would go unnoticed.
-            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no safety section in \(tag)'s locale chain")
+            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has a safety section; "
+                + "Reflect does not run without crisis lists (add `safety:` to locales/en.yaml, see docs/safety.md)")
         }
         guard let id else { return try Language(chain: chain) }
         var pack = try personality(id)
