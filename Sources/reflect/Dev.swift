@@ -68,8 +68,8 @@ struct Dev: ParsableCommand {
                 continue
             }
             if case .command(.quit) = typed { return }
-            do { printer.print(try session.submit(typed)) } catch let e as EngineError {
-                printer.fail(e)
+            do { printer.print(try session.submit(typed)) } catch {
+                printer.fail(error)
                 printer.note("(the flow stopped; fix it and save: it reloads here)")
             }
         }

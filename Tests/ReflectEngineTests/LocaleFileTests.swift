@@ -53,6 +53,23 @@ struct LocaleFileTests {
         #expect(empty.line == 5)
     }
 
+    @Test("safety lists are checked when the file loads: category, slots, empty phrases, medical kinds, self-referring slots")
+    func safety() throws {
+        func safetyError(_ body: String) -> EngineError? { error("locale: xx\nsafety:\n" + body) }
+        #expect(try #require(safetyError("  phrases:\n    suicidal: [\"i want to die\"]\n")).message.contains("not a safety category"))
+        #expect(try #require(safetyError("  phrases:\n    suicide: [\"i want to {verb}\"]\n")).message.contains("unknown or empty slot '{verb}'"))
+        #expect(try #require(safetyError("  phrases:\n    suicide: [\"i want to {v}\"]\n  slots:\n    v: [\"{v} now\"]\n"))
+            .message.contains("nest more than 8 deep"))
+        #expect(try #require(safetyError("  phrases:\n    suicide: [\"¡ “\"]\n")).message.contains("empty phrase"))
+        #expect(try #require(safetyError("  negations: [\"¿\"]\n")).message.contains("empty phrase"))
+        #expect(try #require(safetyError("  medical:\n    prognosis: [\"you will\"]\n")).message.contains("not a medical kind"))
+        #expect(try #require(safetyError("  medical:\n    diagnosis: [\"you have {condition}\"]\n")).message.contains("unknown or empty slot '{condition}'"))
+        let fine = try LocaleFile.parse("locale: xx\nsafety:\n  phrases:\n    suicide: [\"i want to {v}\"]\n  slots:\n    v: [die, \"end it\"]\n",
+                                        file: "locales/xx.yaml")
+        let data = try #require(fine.safety)
+        #expect(try SafetyGate(data).check("Honestly I want to end it") == .crisis(.suicide))
+    }
+
     @Test("a string may carry metadata beside its text")
     func stringForms() throws {
         let data = try LocaleFile.parse("""

@@ -39,6 +39,17 @@ public struct PhraseLexicon: Sendable, Equatable {
         try normalizedPhrases(of: category, normalize: TextNormalizer.bytes)
     }
 
+    /// Throws what compiling a ``PhraseMatcher`` from this lexicon would
+    /// throw (unknown or looping slots, empty phrases), without building
+    /// one: for checking content that is compiled later.
+    public func validate() throws(LexiconError) {
+        for name in priority {
+            for (bytes, phrase) in try normalizedPhrases(of: name) {
+                _ = try PhraseMatcher.trimmed(bytes, category: name, phrase: phrase)
+            }
+        }
+    }
+
     private func normalizedPhrases(of category: String, normalize: @escaping (String) -> [UInt8])
         throws(LexiconError) -> [(bytes: [UInt8], phrase: String)] {
         var expansion = Expansion(slots: slots, category: category, normalize: normalize)

@@ -47,14 +47,7 @@ public struct PhraseMatcher: Sendable {
         var seen = Set<[UInt8]>()
         for (c, name) in lexicon.priority.enumerated() {
             for (normalized, phrase) in try lexicon.normalizedPhrases(of: name) {
-                // Trimmed after normalising: non-ASCII punctuation ("¡", "“")
-                // becomes a space, and a match never starts on a space.
-                var b = normalized[...]
-                while b.first == 32 { b.removeFirst() }
-                while b.last == 32 { b.removeLast() }
-                guard !b.isEmpty else {
-                    throw LexiconError(category: name, phrase: phrase, reason: "empty phrase (nothing but spaces or symbols)")
-                }
+                let b = try PhraseMatcher.trimmed(normalized, category: name, phrase: phrase)
                 let bytes_ = Array(b)
                 // The first category listing a phrase wins, as in priority order.
                 guard seen.insert(bytes_).inserted else { continue }
@@ -108,6 +101,19 @@ public struct PhraseMatcher: Sendable {
         self.openEnd = openEnd
         self.offsets = counts
         self.single = single
+    }
+
+    /// A phrase's normalised bytes without leading and trailing spaces
+    /// (non-ASCII punctuation such as "¡" or "“" becomes a space, and a match
+    /// never starts on a space); an error if nothing is left.
+    static func trimmed(_ normalized: [UInt8], category: String, phrase: String) throws(LexiconError) -> ArraySlice<UInt8> {
+        var b = normalized[...]
+        while b.first == 32 { b.removeFirst() }
+        while b.last == 32 { b.removeLast() }
+        guard !b.isEmpty else {
+            throw LexiconError(category: category, phrase: phrase, reason: "empty phrase (nothing but spaces or symbols)")
+        }
+        return b
     }
 
     @inline(__always)

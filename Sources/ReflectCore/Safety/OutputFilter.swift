@@ -36,20 +36,32 @@ public struct OutputFilter: Sendable {
         try self.init(layers: [(data, mode)], allowedNumbers: allowedNumbers)
     }
 
+    private static let kinds: [(String, Reason)] = [("diagnosis", .diagnosis), ("medication", .medication)]
+
     public init(layers: [(data: SafetyData, mode: PhraseMatcher.Mode)], allowedNumbers: [String] = []) throws(LexiconError) {
-        let kinds: [(String, Reason)] = [("diagnosis", .diagnosis), ("medication", .medication)]
         var medical: [(PhraseMatcher, [Reason])] = []
         for (data, mode) in layers {
-            for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
-                throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
-            }
-            let present = kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
+            let present = try OutputFilter.medicalKinds(of: data)
             guard !present.isEmpty else { continue }
             medical.append((try PhraseMatcher(PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots), mode: mode),
                             present.map(\.1)))
         }
         self.medical = medical
         self.allowedNumbers = Set(allowedNumbers.map { $0.filter(\.isNumber) }.filter { !$0.isEmpty })
+    }
+
+    /// Throws exactly what building a filter from `data` would throw,
+    /// without building one (see ``SafetyGate/validate(_:)``).
+    public static func validate(_ data: SafetyData) throws(LexiconError) {
+        let present = try medicalKinds(of: data)
+        try PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots).validate()
+    }
+
+    private static func medicalKinds(of data: SafetyData) throws(LexiconError) -> [(String, Reason)] {
+        for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
+            throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
+        }
+        return kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
     }
 
     /// Digits of every number in `lines` (to allow a locale's crisis lines).

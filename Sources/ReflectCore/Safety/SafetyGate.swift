@@ -48,12 +48,27 @@ public struct SafetyGate: Sendable {
         self.layers = built
     }
 
-    static func layer(_ data: SafetyData, mode: PhraseMatcher.Mode) throws(LexiconError) -> Layer {
+    /// Throws exactly what building a gate from `data` would throw, at a
+    /// fraction of the cost (no matcher is built): for checking a locale
+    /// file when it is read.
+    public static func validate(_ data: SafetyData) throws(LexiconError) {
+        let categories = try categories(of: data)
+        try PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots).validate()
+        for words in [data.benign, data.negations] where !words.isEmpty {
+            try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
+        }
+    }
+
+    private static func categories(of data: SafetyData) throws(LexiconError) -> [SafetyCategory] {
         for name in data.phrases.keys where SafetyCategory(rawValue: name) == nil {
             throw LexiconError(category: name, phrase: "", reason: "not a safety category (expected one of "
                 + SafetyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
-        let categories = SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
+        return SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
+    }
+
+    static func layer(_ data: SafetyData, mode: PhraseMatcher.Mode) throws(LexiconError) -> Layer {
+        let categories = try categories(of: data)
         let lexicon = PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots)
         var squeezedPhrases: [String: [String]] = [:]
         // Phrases go through the same steps as text: normalise, then squeeze

@@ -64,7 +64,7 @@ enum LocaleFile {
             case "probe": out.probe = try probe(value, doc)
             case "distortions": out.distortions = try distortions(value, doc)
             case "answer_words": out.answerWords = try answerWords(value, doc)
-            case "safety": out.safety = try safety(value, doc, mode: out.matching)
+            case "safety": out.safety = try safety(value, doc)
             default:
                 throw doc.fail(keyNode, "unknown section '\(key)' (expected one of: \(sections.sorted().joined(separator: ", ")))")
             }
@@ -131,7 +131,7 @@ enum LocaleFile {
         return .init(value: w, source: source)
     }
 
-    private static func safety(_ node: Node, _ doc: YAMLDocument, mode: PhraseMatcher.Mode) throws(EngineError) -> LocaleDocument.Locked<SafetyData> {
+    private static func safety(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<SafetyData> {
         var d = SafetyData()
         var source: String?
         func lists(_ n: Node, _ what: String) throws(EngineError) -> [String: [String]] {
@@ -158,8 +158,8 @@ enum LocaleFile {
             }
         }
         do {
-            _ = try SafetyGate(d, mode: mode)
-            _ = try OutputFilter(d, mode: mode)
+            try SafetyGate.validate(d)
+            try OutputFilter.validate(d)
         } catch {
             throw doc.fail(node, "safety: \(error)")
         }
