@@ -22,7 +22,20 @@ extension Store {
     /// was flagged, in one transaction: committed when this returns.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil) throws(StoreError) {
         try write { db in
-            try answer.save(db, onConflict: .replace)
+            // The hot write (one before every next prompt): one cached
+            // upsert with explicit arguments. A record `save` costs an
+            // UPDATE, then an INSERT, each with Codable encoding: about ten
+            // times the instructions (see BENCHMARKS.md).
+            let upsert = try db.cachedStatement(sql: """
+                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (session_id, step) DO UPDATE SET
+                    position = excluded.position, kind = excluded.kind, question = excluded.question,
+                    value = excluded.value, state = excluded.state, answered_at = excluded.answered_at,
+                    safety = excluded.safety
+                """)
+            try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
+                                           answer.value, answer.state.rawValue, answer.answeredAt, answer.safety])
             try safetyEvent?.insert(db)
         }
     }
