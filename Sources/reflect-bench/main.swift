@@ -137,7 +137,7 @@ do {
         var labels = ""
         var count = 0
         let start = Date()
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) where count < n {
+        for line in text.split(separator: "\n", maxSplits: n, omittingEmptySubsequences: false).prefix(n) {
             count += 1
             let label = matcher.match(String(line)).map { priority[$0] } ?? "-"
             if args.count > 5 { labels += label + "\n" } else { checksum += label.utf8.count }
@@ -151,7 +151,7 @@ do {
         let text = try String(contentsOfFile: args[3], encoding: .utf8)
         var count = 0, flagged = 0
         let start = Date()
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) where count < n {
+        for line in text.split(separator: "\n", maxSplits: n, omittingEmptySubsequences: false).prefix(n) {
             count += 1
             if case .crisis = gate.check(String(line)) { flagged += 1 }
         }
