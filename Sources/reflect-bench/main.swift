@@ -49,6 +49,22 @@ func loadFlow(_ lua: LuaState, _ source: String) throws -> LuaFunction {
     return f
 }
 
+/// Calls `body` with each of the first `limit` lines of `text` (without
+/// its newline), as the C anchors read theirs: a byte scan, no Unicode work.
+func forEachLine(of text: String, limit: Int, _ body: (String) -> Void) {
+    var text = text
+    text.withUTF8 { bytes in
+        var start = 0, count = 0
+        while count < limit, start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 10 { end += 1 }
+            body(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+            count += 1
+            start = end + 1
+        }
+    }
+}
+
 func runSession(_ lua: LuaState, _ flow: LuaFunction, _ checksum: inout Int) throws {
     let co = try lua.makeCoroutine(flow)
     guard case .yielded(let q1) = try lua.resume(co, with: ["Alex"]) else { fail("no first question") }
@@ -137,11 +153,13 @@ do {
         var labels = ""
         var count = 0
         let start = Date()
-        for line in text.split(separator: "\n", maxSplits: n, omittingEmptySubsequences: false).prefix(n) {
+        var sum = 0
+        forEachLine(of: text, limit: n) { line in
             count += 1
-            let label = matcher.match(String(line)).map { priority[$0] } ?? "-"
-            if args.count > 5 { labels += label + "\n" } else { checksum += label.utf8.count }
+            let label = matcher.match(line).map { priority[$0] } ?? "-"
+            if args.count > 5 { labels += label + "\n" } else { sum += label.utf8.count }
         }
+        checksum += sum
         let dt = Date().timeIntervalSince(start)
         if args.count > 5 { try labels.write(toFile: args[5], atomically: true, encoding: .utf8) }
         print("mode=detect texts=\(count) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
@@ -151,9 +169,9 @@ do {
         let text = try String(contentsOfFile: args[3], encoding: .utf8)
         var count = 0, flagged = 0
         let start = Date()
-        for line in text.split(separator: "\n", maxSplits: n, omittingEmptySubsequences: false).prefix(n) {
+        forEachLine(of: text, limit: n) { line in
             count += 1
-            if case .crisis = gate.check(String(line)) { flagged += 1 }
+            if case .crisis = gate.check(line) { flagged += 1 }
         }
         let dt = Date().timeIntervalSince(start)
         print("mode=safety texts=\(count) flagged=\(flagged) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
