@@ -82,7 +82,10 @@ struct SafetyTests {
             #expect(notice.resources.contains(line))
             #expect(!notice.text.contains("end it all"), "the notice never repeats the person's words")
             #expect(session.current?.step == "thought", "the flow is not blocked")
-            #expect(session.current?.text.contains("I want to end it all") == true, "the person still sees what they wrote")
+            #expect(session.current?.text.contains("end it all") == false, "a flagged answer is not quoted into the next question")
+            #expect(session.current?.text == (try library.language(for: "en").localizer.string("reflection.negative.q2.static")),
+                    "the flow's fallback wording is used instead")
+            #expect(session.save.answers.contains { $0.value == .text("I want to end it all") }, "what they wrote is kept as written")
         }
     }
 

@@ -136,7 +136,12 @@ public struct FlowAPI {
         var args: [String] = []
         for v in t["args"].tableValue?.sequence ?? [] {
             switch v {
-            case .string(let s): args.append(language.probe?.isNonAnswer(s) == true ? "" : Quote.excerpt(s))
+            // Not quoted back: a non-answer ("idk"), and an answer the safety
+            // gate flagged ("What evidence supports 'I want to end it all'?"
+            // would be cruel). Both take the flow's fallback wording.
+            case .string(let s):
+                let quotable = language.probe?.isNonAnswer(s) != true && language.safety.check(s) == .ok
+                args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
             }
