@@ -83,4 +83,15 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The `error` event for this error.
     public var event: FlowEvent { .error(code: code, message: message, file: file, line: line) }
+
+    /// Any error from loading or starting the flow in `file`, typed: Lua's
+    /// own (with its chunk and line), the engine's as is, anything else as
+    /// an invalid flow naming the file.
+    static func loading(_ error: any Error, file: String) -> EngineError {
+        switch error {
+        case let e as LuaError: .lua(e)
+        case let e as EngineError: e
+        default: .invalidFlow(file: file, line: nil, message: "\(error)")
+        }
+    }
 }

@@ -74,12 +74,8 @@ extension FlowSession {
             try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
             return try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
-        } catch let e as LuaError {
-            throw .lua(e)
-        } catch let e as EngineError {
-            throw e
         } catch {
-            throw .invalidFlow(file: source.name, line: nil, message: "\(error)")
+            throw .loading(error, file: source.name)
         }
     }
 }

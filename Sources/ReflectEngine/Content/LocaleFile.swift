@@ -108,7 +108,7 @@ enum LocaleFile {
             case "min_characters": p.minimumCharacters = try doc.int(value, "probe.min_characters")
             case "vague_phrases": p.vaguePhrases = try doc.strings(value, "probe.vague_phrases")
             case "source": source = try doc.string(value, "probe.source")
-            default: throw doc.fail(keyNode, "unknown probe setting '\(key)'")
+            default: throw doc.fail(keyNode, "unknown probe setting '\(key)' (min_characters, vague_phrases, source)")
             }
         }
         return .init(value: p, source: source)
@@ -183,7 +183,7 @@ enum LocaleFile {
                     if phrases.isEmpty { throw doc.fail(categoryNode, "distortions.phrases.\(category) is empty") }
                     lexicon.phrases[category] = phrases
                 }
-            default: throw doc.fail(keyNode, "unknown distortions setting '\(key)'")
+            default: throw doc.fail(keyNode, "unknown distortions setting '\(key)' (priority, slots, phrases, source)")
             }
         }
         for category in lexicon.phrases.keys where !lexicon.priority.contains(category) {

@@ -51,12 +51,8 @@ final class FlowRun: FlowAPI.Host {
             }
             co = try lua.makeCoroutine(body)
             def = d
-        } catch let e as LuaError {
-            throw .lua(e)
-        } catch let e as EngineError {
-            throw e
         } catch {
-            throw .invalidFlow(file: source.name, line: nil, message: "\(error)")
+            throw .loading(error, file: source.name)
         }
         guard let def, let co else { throw .invalidFlow(file: source.name, line: nil, message: "cannot start the flow") }
         definition = def
