@@ -58,8 +58,18 @@ enum LuaCodec {
         }
     }
 
-    static func decode(_ buffer: UnsafeRawBufferPointer, owner: UInt64) throws(LuaError) -> [LuaValue] {
-        var reader = Reader(buffer: buffer, owner: owner)
+    /// What one decoded value costs the host beyond its string bytes (the
+    /// enum, a dictionary slot, a String header), for the allowance.
+    static let hostBytesPerValue = 64
+
+    /// Decodes a crossing. `maxHostBytes` is the host memory the decoded
+    /// values may take (``SandboxLimits/hostBytesPerCrossing``): the buffer
+    /// itself is a lower bound and is checked first; strings and values are
+    /// charged as they are read, so a crossing over the allowance fails
+    /// with `.host(.invalidValue)` naming the allowance, before it costs it.
+    static func decode(_ buffer: UnsafeRawBufferPointer, owner: UInt64, maxHostBytes: Int = .max) throws(LuaError) -> [LuaValue] {
+        var reader = Reader(buffer: buffer, owner: owner, allowance: maxHostBytes)
+        if buffer.count > maxHostBytes { throw reader.overAllowance(nil) }
         var values: [LuaValue] = []
         while !reader.atEnd { values.append(try reader.value(path: "value #\(values.count + 1)")) }
         return values
@@ -68,7 +78,27 @@ enum LuaCodec {
     private struct Reader {
         let buffer: UnsafeRawBufferPointer
         let owner: UInt64
+        let allowance: Int
         var offset = 0
+        var charged = 0
+
+        init(buffer: UnsafeRawBufferPointer, owner: UInt64, allowance: Int) {
+            self.buffer = buffer
+            self.owner = owner
+            self.allowance = allowance
+        }
+
+        /// The host allowance is exceeded (at `path`, when known).
+        func overAllowance(_ path: String?) -> LuaError {
+            let why = "too large for the host: more than \(allowance / 1024) KiB once decoded (the host allowance per crossing; "
+                + "a string counts once per reference)"
+            return LuaError(kind: .host(.invalidValue), message: path.map { "\($0): \(why)" } ?? "values \(why)")
+        }
+
+        mutating func charge(_ bytes: Int, _ path: String) throws(LuaError) {
+            charged += bytes
+            if charged > allowance { throw overAllowance(path) }
+        }
 
         var atEnd: Bool { offset >= buffer.count }
 
@@ -84,6 +114,7 @@ enum LuaCodec {
         }
 
         mutating func value(path: String) throws(LuaError) -> LuaValue {
+            try charge(LuaCodec.hostBytesPerValue, path)
             let tag = try read(UInt8.self, path: path)
             switch Tag(rawValue: tag) {
             case .nil: return .nil
@@ -124,6 +155,7 @@ enum LuaCodec {
         mutating func string(path: String) throws(LuaError) -> String {
             let count = Int(try read(UInt32.self, path: path))
             guard offset + count <= buffer.count else { throw invalid(path, "truncated string") }
+            try charge(count, path)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
             offset += count
             if bytes.contains(0) { throw invalid(path, "string contains a NUL byte") }

@@ -139,7 +139,7 @@ extension LuaState {
             do {
                 let args: [LuaValue]
                 do {
-                    args = try LuaCodec.decode(arguments, owner: id)
+                    args = try LuaCodec.decode(arguments, owner: id, maxHostBytes: limits.hostBytesPerCrossing)
                 } catch {
                     throw LuaHostError("bad argument to '\(entry.name)' (\(error.message))")
                 }

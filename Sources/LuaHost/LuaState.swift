@@ -97,7 +97,7 @@ public final class LuaState {
     func output() throws(LuaError) -> [LuaValue] {
         var len = 0
         guard let p = rlua_output(control.pointer, &len), len > 0 else { return [] }
-        return try LuaCodec.decode(UnsafeRawBufferPointer(start: p, count: len), owner: id)
+        return try LuaCodec.decode(UnsafeRawBufferPointer(start: p, count: len), owner: id, maxHostBytes: limits.hostBytesPerCrossing)
     }
 
     static func lastError(_ block: OpaquePointer, status: Int32) -> LuaError {

@@ -24,6 +24,14 @@ public struct SandboxLimits: Sendable, Equatable {
     /// Deepest Lua recursion, enforced once a state has used half its memory
     /// (deeper recursion fails as "stack overflow" before the memory cap).
     public var callDepthMax: Int
+    /// Host memory one value crossing from Lua may take once decoded in
+    /// Swift (strings at their length, every value and table entry at
+    /// ``LuaCodec/hostBytesPerValue``). Strings are copied per reference, so
+    /// a table repeating one 1 MB string 100 times costs 100 MB here; past
+    /// this allowance the crossing fails with `.host(.invalidValue)` before
+    /// anything is copied. Swift-side only (the C encoder has its own,
+    /// larger buffer cap).
+    public var hostBytesPerCrossing: Int = 8 << 20
 
     public static var `default`: SandboxLimits {
         var raw = rlua_limits()

@@ -21,7 +21,7 @@ struct Check: ParsableCommand {
         if format == .json {
             let e = JSONEncoder()
             e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try e.encode(diagnostics) + Data("\n".utf8))
+            Terminal.writeJSON(try e.encode(diagnostics) + Data("\n".utf8))
         } else {
             for d in diagnostics { print(d.description) }
             print("\(errors) error(s), \(diagnostics.count - errors) warning(s)")

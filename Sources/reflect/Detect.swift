@@ -24,10 +24,10 @@ struct Detect: ParsableCommand {
             out += detector.detect(line).rawValue
             out += "\n"
             if out.utf8.count > 1 << 15 {
-                FileHandle.standardOutput.write(Data(out.utf8))
+                Terminal.write(out)
                 out.removeAll(keepingCapacity: true)
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        Terminal.write(out)
     }
 }

@@ -25,8 +25,8 @@ final class EventPrinter {
         return e
     }()
 
-    private func write(_ s: String, to handle: FileHandle = .standardOutput) {
-        handle.write(Data(s.utf8))
+    private func write(_ s: String, to stream: Terminal.Stream = .out) {
+        Terminal.write(s, to: stream)
     }
 
     func begin(_ flow: FlowDefinition, language: Language) {
@@ -60,7 +60,7 @@ final class EventPrinter {
         for event in events {
             switch format {
             case .jsonl:
-                if let data = try? EventPrinter.encoder.encode(event) { FileHandle.standardOutput.write(data + Data("\n".utf8)) }
+                if let data = try? EventPrinter.encoder.encode(event) { Terminal.writeJSON(data + Data("\n".utf8)) }
             case .text:
                 if let line = text(event) { write(line + "\n") }
             }
@@ -75,7 +75,7 @@ final class EventPrinter {
         if case .lua(let lua) = error, !lua.frames.isEmpty {
             report += "\nstack traceback:" + lua.frames.map { "\n\t\($0)" }.joined()
         }
-        write(report + "\n", to: .standardError)
+        write(report + "\n", to: .err)
     }
 
     private func text(_ event: FlowEvent) -> String? {

@@ -31,7 +31,7 @@ struct Flows: ParsableCommand {
             print(zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + r.4)
         }
         if !broken.isEmpty {
-            FileHandle.standardError.write(Data(("\nnot loadable (see reflect check):\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n").utf8))
+            Terminal.write("\nnot loadable (see reflect check):\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n", to: .err)
         }
     }
 }

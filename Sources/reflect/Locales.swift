@@ -21,7 +21,7 @@ struct Locales: ParsableCommand {
             if format == .json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                FileHandle.standardOutput.write(try e.encode(reports) + Data("\n".utf8))
+                Terminal.writeJSON(try e.encode(reports) + Data("\n".utf8))
                 return
             }
             for r in reports {
@@ -48,7 +48,7 @@ struct Locales: ParsableCommand {
             if format == .json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                FileHandle.standardOutput.write(try e.encode(findings) + Data("\n".utf8))
+                Terminal.writeJSON(try e.encode(findings) + Data("\n".utf8))
             } else {
                 for f in findings { print(f.description) }
                 let errors = findings.filter { $0.severity == .error }.count
@@ -103,7 +103,7 @@ struct Locales: ParsableCommand {
             if let out {
                 do { try text.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw ValidationError("cannot write \(out)") }
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                Terminal.writeData(Data(text.utf8))
             }
         }
     }

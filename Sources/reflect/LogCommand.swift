@@ -139,7 +139,7 @@ struct Export: ParsableCommand {
                 throw ValidationError("cannot write \(out)")
             }
         } else {
-            FileHandle.standardOutput.write(data)
+            Terminal.writeData(data)
         }
     }
 }

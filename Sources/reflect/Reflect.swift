@@ -29,6 +29,6 @@ struct ContentOptions: ParsableArguments {
 
 /// Prints an engine error for people and exits 1.
 func fail(_ error: EngineError) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(error.description) [\(error.code)]\n".utf8))
+    Terminal.write("error: \(error.description) [\(error.code)]\n", to: .err)
     return ExitCode(1)
 }

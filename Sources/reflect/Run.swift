@@ -122,7 +122,7 @@ struct Resume: ParsableCommand {
             } else if let latest = try store.unfinishedSessions(user: storeOptions.user).first {
                 id = latest.id
             } else {
-                FileHandle.standardError.write(Data("Nothing to resume: no unfinished session.\n".utf8))
+                Terminal.write("Nothing to resume: no unfinished session.\n", to: .err)
                 throw ExitCode(1)
             }
             let opened = try SessionResumer(store: store, library: contentOptions.library).open(id)
@@ -201,7 +201,7 @@ struct SessionLoop {
 }
 
 let flowLog: @Sendable (String) -> Void = { line in
-    FileHandle.standardError.write(Data("[flow] \(line)\n".utf8))
+    Terminal.write("[flow] \(line)\n", to: .err)
 }
 
 extension Mood: ExpressibleByArgument {}

@@ -38,10 +38,10 @@ struct Safety: ParsableCommand {
                 }
             }
             if out.utf8.count > 1 << 15 {
-                FileHandle.standardOutput.write(Data(out.utf8))
+                Terminal.write(out)
                 out.removeAll(keepingCapacity: true)
             }
         }
-        FileHandle.standardOutput.write(Data(out.utf8))
+        Terminal.write(out)
     }
 }

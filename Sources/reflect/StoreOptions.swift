@@ -51,6 +51,6 @@ extension FlowClock {
 }
 
 func failStore(_ error: StoreError) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(error.description) [\(error.code)]\n".utf8))
+    Terminal.write("error: \(error.description) [\(error.code)]\n", to: .err)
     return ExitCode(1)
 }

@@ -34,6 +34,8 @@ public struct SafetyGate: Sendable {
     }
 
     private let layers: [Layer]
+    /// The longest look-back for a negation (three words, at most this many bytes).
+    static let negationWindowBytes = 160
 
     /// A gate over one locale's data.
     public init(_ data: SafetyData, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
@@ -125,18 +127,22 @@ public struct SafetyGate: Sendable {
 
     /// Whether a negation phrase occurs within the three words before
     /// `start`, in the same clause: the window stops at , . ; : ! ? so that
-    /// "I'm not okay, I want to die" is not read as negated.
+    /// "I'm not okay, I want to die" is not read as negated. The window is
+    /// also at most ``negationWindowBytes`` long, so that a text without
+    /// spaces (Japanese, or hostile input) costs linear time, not quadratic.
     static func negated(before start: Int, in t: UnsafeBufferPointer<UInt8>, by negation: PhraseMatcher) -> Bool {
         func clauseEnd(_ b: UInt8) -> Bool { b == 44 || b == 46 || b == 59 || b == 58 || b == 33 || b == 63 }
+        let floor = max(0, start - negationWindowBytes)
         var i = start
         words: for _ in 0..<3 {
-            while i > 0 && t[i - 1] == 32 { i -= 1 }  // spaces before the word
-            guard i > 0, !clauseEnd(t[i - 1]) else { break }
-            while i > 0 && t[i - 1] != 32 {  // the word itself
+            while i > floor && t[i - 1] == 32 { i -= 1 }  // spaces before the word
+            guard i > floor, !clauseEnd(t[i - 1]) else { break }
+            while i > floor && t[i - 1] != 32 {  // the word itself
                 if clauseEnd(t[i - 1]) { break words }
                 i -= 1
             }
         }
+        while i < start && t[i] & 0xC0 == 0x80 { i += 1 }  // a whole character first
         return negation.match(normalized: UnsafeBufferPointer(rebasing: t[i..<start])) != nil
     }
 

@@ -11,9 +11,11 @@ import Foundation
 public struct SessionSave: Sendable, Equatable, Codable {
     public static let currentFormat = 1
     /// Bounds a save must respect (a tampered file cannot make the host
-    /// replay millions of answers or hold megabytes of text).
-    public static let maxAnswers = 1_000
-    public static let maxTextBytes = 20_000
+    /// replay millions of answers or hold megabytes of text). The same
+    /// ``SessionLimits`` bind a running flow, so every save the engine
+    /// writes can be loaded again.
+    public static let maxAnswers = SessionLimits.maxAnswers
+    public static let maxTextBytes = SessionLimits.maxTextBytes
 
     public var format: Int
     public var flow: String
@@ -93,14 +95,14 @@ public struct SessionSave: Sendable, Equatable, Codable {
         guard format == SessionSave.currentFormat else {
             throw SaveValidationError(field: "format", reason: "unsupported format \(format)")
         }
-        guard !flow.isEmpty, flow.utf8.count <= 128 else { throw SaveValidationError(field: "flow", reason: "invalid flow id") }
+        guard !flow.isEmpty, flow.utf8.count <= SessionLimits.maxFlowIDBytes else { throw SaveValidationError(field: "flow", reason: "invalid flow id") }
         guard answers.count <= SessionSave.maxAnswers else {
             throw SaveValidationError(field: "answers", reason: "\(answers.count) answers (at most \(SessionSave.maxAnswers))")
         }
         guard drafts.count <= SessionSave.maxAnswers else {
             throw SaveValidationError(field: "drafts", reason: "\(drafts.count) drafts (at most \(SessionSave.maxAnswers))")
         }
-        guard locale.utf8.count <= 35, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        guard locale.utf8.count <= SessionLimits.maxLocaleTagBytes, locale.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
             throw SaveValidationError(field: "locale", reason: "not a locale tag")
         }
         guard FlowClock(iso8601: now) != nil else {
@@ -121,12 +123,12 @@ public struct SessionSave: Sendable, Equatable, Codable {
         switch value {
         case .text(let s) where s.utf8.count > maxTextBytes:
             throw SaveValidationError(field: field, reason: "text longer than \(maxTextBytes) bytes")
-        case .choice(let id) where id.utf8.count > 64:
-            throw SaveValidationError(field: field, reason: "option id too long")
-        case .choices(let ids) where ids.count > 100 || ids.contains { $0.utf8.count > 64 }:
-            throw SaveValidationError(field: field, reason: "too many or too long option ids")
-        case .checklist(let marks) where marks.count > 100 || marks.keys.contains { $0.utf8.count > 64 }:
-            throw SaveValidationError(field: field, reason: "too many or too long checklist items")
+        case .choice(let id) where !StepID.isValid(id):
+            throw SaveValidationError(field: field, reason: "not an option id (1–\(SessionLimits.maxStepIDBytes) lowercase characters)")
+        case .choices(let ids) where ids.count > SessionLimits.maxOptions || ids.contains { !StepID.isValid($0) }:
+            throw SaveValidationError(field: field, reason: "more than \(SessionLimits.maxOptions) option ids, or one that is not an option id")
+        case .checklist(let marks) where marks.count > SessionLimits.maxOptions || marks.keys.contains { !StepID.isValid($0) }:
+            throw SaveValidationError(field: field, reason: "more than \(SessionLimits.maxOptions) checklist items, or one that is not an item id")
         default:
             return
         }

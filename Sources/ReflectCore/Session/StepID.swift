@@ -2,7 +2,7 @@
 ///
 /// Answers are stored against step ids, never positions, so a session saved
 /// before an author edits a flow can be replayed onto the new version.
-/// Legal: 1–64 characters, a lowercase letter first, then lowercase letters,
+/// Legal: 1–64 characters (``SessionLimits/maxStepIDBytes``), a lowercase letter first, then lowercase letters,
 /// digits, `_`, `-` or `.`.
 public struct StepID: Hashable, Sendable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
     public let rawValue: String
@@ -20,7 +20,7 @@ public struct StepID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
 
     public static func isValid(_ raw: String) -> Bool {
         let bytes = Array(raw.utf8)
-        guard (1...64).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        guard (1...SessionLimits.maxStepIDBytes).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
         else { return false }
         return bytes.allSatisfy { b in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)

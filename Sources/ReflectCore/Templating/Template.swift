@@ -4,7 +4,8 @@
 /// check it): `%@` takes the next argument, `%2$@` argument 2 (1-based),
 /// `%%` is a literal percent sign. Any other `%` is literal text.
 /// Placeholders are filled when the step is shown, so a prompt follows an
-/// edited earlier answer.
+/// edited earlier answer. Parsing is one pass over the text (a positional
+/// placeholder has at most two digits), so hostile text costs linear time.
 public struct Template: Sendable, Equatable {
     public enum Piece: Sendable, Equatable {
         case text(String)
@@ -17,35 +18,49 @@ public struct Template: Sendable, Equatable {
     public init(_ source: String) {
         self.source = source
         var pieces: [Piece] = []
-        var literal = ""
+        var literal = String.UnicodeScalarView()
         var next = 1
-        var i = source.startIndex
-        while i < source.endIndex {
-            let c = source[i]
-            guard c == "%" else {
-                literal.append(c)
-                i = source.index(after: i)
+        let s = Array(source.unicodeScalars)
+        func flush() {
+            pieces.append(.text(String(literal)))
+            literal.removeAll()
+        }
+        func digit(_ k: Int) -> Int? {
+            guard k < s.count, let d = Int(exactly: s[k].value), d >= 48, d <= 57 else { return nil }
+            return d - 48
+        }
+        var i = 0
+        while i < s.count {
+            guard s[i] == "%", i + 1 < s.count else {
+                literal.append(s[i])
+                i += 1
                 continue
             }
-            let rest = source[source.index(after: i)...]
-            if rest.hasPrefix("@") {
-                pieces.append(.text(literal)); literal = ""
+            if s[i + 1] == "@" {
+                flush()
                 pieces.append(.argument(next)); next += 1
-                i = source.index(i, offsetBy: 2)
-            } else if rest.hasPrefix("%") {
+                i += 2
+            } else if s[i + 1] == "%" {
                 literal.append("%")
-                i = source.index(i, offsetBy: 2)
-            } else if let dollar = rest.firstIndex(of: "$"), let n = Int(rest[rest.startIndex..<dollar]), n >= 1, n <= 99,
-                      source[source.index(after: dollar)...].hasPrefix("@") {
-                pieces.append(.text(literal)); literal = ""
-                pieces.append(.argument(n))
-                i = source.index(dollar, offsetBy: 2)
+                i += 2
+            } else if let d1 = digit(i + 1) {
+                // %N$@ or %NN$@, N in 1...99
+                var n = d1, k = i + 2
+                if let d2 = digit(k) { n = n * 10 + d2; k += 1 }
+                if n >= 1, k + 1 < s.count, s[k] == "$", s[k + 1] == "@" {
+                    flush()
+                    pieces.append(.argument(n))
+                    i = k + 2
+                } else {
+                    literal.append(s[i])
+                    i += 1
+                }
             } else {
-                literal.append(c)
-                i = source.index(after: i)
+                literal.append(s[i])
+                i += 1
             }
         }
-        pieces.append(.text(literal))
+        flush()
         self.pieces = pieces.filter { $0 != .text("") }
     }
 

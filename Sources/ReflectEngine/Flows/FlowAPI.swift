@@ -46,10 +46,14 @@ public struct FlowAPI {
         var language: Language { get }
         var clock: FlowClock { get }
         var mood: Mood? { get }
-        func prompt(_ spec: PromptSpec) throws(LuaHostError)
+        /// Takes the prompt the flow is about to yield for and returns the
+        /// token its yield will carry: the host shows a prompt only when the
+        /// flow's coroutine yields exactly that token back to it.
+        func prompt(_ spec: PromptSpec) throws(LuaHostError) -> Int64
         func random(in range: ClosedRange<Int64>) -> Int64
-        /// Detects and records (as an event, when live) a distortion.
-        func distortion(in text: String) -> DistortionType
+        /// Detects and records (as an event, when live) a distortion; at most
+        /// ``FlowAPILimits/maxDistortionCallsPerStep`` calls per step.
+        func distortion(in text: String) throws(LuaHostError) -> DistortionType
     }
 
     static let sessionModule = "reflect.session"
@@ -64,9 +68,25 @@ public struct FlowAPI {
         }), .global)
     }
 
+    /// The trusted chunk that starts a flow: given the flow's `run`, it
+    /// returns the coroutine body (which remembers its own coroutine, then
+    /// calls `run(s)`) and a function telling whether the code calling it
+    /// runs on that coroutine, i.e. directly in the flow and not inside a
+    /// coroutine the flow created.
+    static let bootSource = """
+        local run = ...
+        local running, require = coroutine.running, require
+        local main
+        return function() main = running() return run(require('\(sessionModule)')) end,
+               function() return main ~= nil and running() == main end
+        """
+
     /// Defines the read-only session table `s` (module `reflect.session`),
     /// served by `host`. Needed only once the flow's `run` starts.
-    static func installSession(in lua: LuaState, host: any Host) throws(LuaError) {
+    /// `onFlowCoroutine` is the second function of ``bootSource``: prompts
+    /// refuse to run anywhere else, since their yield would reach the flow
+    /// instead of the host.
+    static func installSession(in lua: LuaState, host: any Host, onFlowCoroutine: LuaFunction) throws(LuaError) {
         weak let weakHost = host
         func live() throws(LuaHostError) -> any Host {
             guard let host = weakHost else { throw LuaHostError("the session has ended") }
@@ -75,8 +95,11 @@ public struct FlowAPI {
         func prompt(_ name: String, _ kind: PromptKind) throws(LuaError) -> LuaValue {
             .function(try lua.makeFunction(name) { call in
                 let host = try live()
-                try host.prompt(try spec(kind, call.table(2), host.language, function: name, observe: host.observe))
-                return .yield([])
+                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                    throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
+                }
+                let token = try host.prompt(try spec(kind, call.table(2), host.language, function: name, observe: host.observe))
+                return .yield([.integer(token)])
             })
         }
         func helper(_ name: String, _ body: @escaping (LuaHostCall, any Host) throws -> LuaHostResult) throws(LuaError) -> LuaValue {
@@ -93,15 +116,24 @@ public struct FlowAPI {
             "action": try prompt("action", .action),
             "message": try prompt("message", .message),
             "quote": try helper("quote") { call, _ in
-                .values([.string(Quote.excerpt(call.argument(2).stringValue ?? ""))])
+                let text = try FlowAPILimits.text(call.argument(2).stringValue ?? "", max: SessionLimits.maxTextBytes, "s:quote: the text")
+                return .values([.string(Quote.excerpt(text))])
             },
             "text": try helper("text") { call, host in
-                let key = try call.string(2)
-                let args = call.arguments.dropFirst(2).map { $0.stringValue ?? "" }
-                return .values([.string(try render(key, args: Array(args), fallback: nil, host.language, field: "text", observe: host.observe))])
+                let key = try FlowAPILimits.text(try call.string(2), max: FlowAPILimits.maxSourceTextBytes, "s:text: the key or text")
+                let rest = call.arguments.dropFirst(2)
+                guard rest.count <= FlowAPILimits.maxArguments else {
+                    throw LuaHostError("s:text: \(rest.count) arguments (at most \(FlowAPILimits.maxArguments))")
+                }
+                var args: [String] = []
+                for (i, v) in rest.enumerated() {
+                    args.append(try FlowAPILimits.text(v.stringValue ?? "", max: SessionLimits.maxTextBytes, "s:text: argument \(i + 1)"))
+                }
+                return .values([.string(try render(key, args: args, fallback: nil, host.language, field: "text", observe: host.observe))])
             },
             "distortion": try helper("distortion") { call, host in
-                .values([.string(host.distortion(in: call.argument(2).stringValue ?? "").rawValue)])
+                let text = try FlowAPILimits.text(call.argument(2).stringValue ?? "", max: SessionLimits.maxTextBytes, "s:distortion: the text")
+                return .values([.string(try host.distortion(in: text).rawValue)])
             },
             "mood": try helper("mood") { _, host in .values([host.mood.map { .string($0.rawValue) } ?? .nil]) },
             "locale": try helper("locale") { _, host in .values([.string(host.language.tag)]) },
@@ -133,13 +165,19 @@ public struct FlowAPI {
         guard let text = t["text"].stringValue, !text.isEmpty else {
             throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
         }
+        _ = try FlowAPILimits.text(text, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'text'")
+        let argList = t["args"].tableValue?.sequence ?? []
+        guard argList.count <= FlowAPILimits.maxArguments else {
+            throw LuaHostError("\(function) '\(step)': \(argList.count) args (at most \(FlowAPILimits.maxArguments))")
+        }
         var args: [String] = []
-        for v in t["args"].tableValue?.sequence ?? [] {
+        for v in argList {
             switch v {
             // Not quoted back: a non-answer ("idk"), and an answer the safety
             // gate flagged ("What evidence supports 'I want to end it all'?"
             // would be cruel). Both take the flow's fallback wording.
             case .string(let s):
+                _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(function) '\(step)': an answer in 'args'")
                 let quotable = language.probe?.isNonAnswer(s) != true && language.safety.check(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
@@ -147,8 +185,10 @@ public struct FlowAPI {
             }
         }
         let fallback = t["fallback"].stringValue
-        let rendered = try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step,
-                                  observe: observe)
+        if let fallback { _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'fallback'") }
+        let rendered = try FlowAPILimits.text(
+            try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step, observe: observe),
+            max: SessionLimits.maxPromptTextBytes, "\(function) '\(step)': the text as shown")
 
         var options: [PromptOption] = []
         let listField = kind == .checklist ? "items" : "options"
@@ -156,21 +196,30 @@ public struct FlowAPI {
             guard let list = t[listField].tableValue?.sequence, !list.isEmpty else {
                 throw LuaHostError("\(function) '\(step)': '\(listField)' must be a list of { id = ..., text = ... }")
             }
+            guard list.count <= SessionLimits.maxOptions else {
+                throw LuaHostError("\(function) '\(step)': \(list.count) \(listField) (at most \(SessionLimits.maxOptions))")
+            }
+            var ids = Set<String>()
             for item in list {
                 guard let o = item.tableValue, let id = o["id"].stringValue, StepID.isValid(id),
                       let otext = o["text"].stringValue else {
                     throw LuaHostError("\(function) '\(step)': each of '\(listField)' needs an id (lowercase) and a text")
                 }
-                guard !options.contains(where: { $0.id == id }) else {
+                guard ids.insert(id).inserted else {
                     throw LuaHostError("\(function) '\(step)': option id '\(id)' appears twice")
                 }
-                options.append(PromptOption(id: id, text: try render(otext, args: [], fallback: nil, language, field: "option '\(id)'",
-                                                                     observe: observe)))
+                let field = "\(function) '\(step)': option '\(id)'"
+                _ = try FlowAPILimits.text(otext, max: FlowAPILimits.maxSourceTextBytes, "\(field) text")
+                options.append(PromptOption(id: id, text: try FlowAPILimits.text(
+                    try render(otext, args: [], fallback: nil, language, field: "option '\(id)'", observe: observe),
+                    max: SessionLimits.maxOptionTextBytes, "\(field): the text as shown")))
             }
         }
         var hint: String?
         if let h = t["hint"].stringValue {
-            hint = try render(h, args: [], fallback: nil, language, field: "hint", observe: observe)
+            _ = try FlowAPILimits.text(h, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'hint'")
+            hint = try FlowAPILimits.text(try render(h, args: [], fallback: nil, language, field: "hint", observe: observe),
+                                          max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the hint as shown")
         } else if kind == .intensity {
             hint = language.localizer.string("intensity.hint")
         }

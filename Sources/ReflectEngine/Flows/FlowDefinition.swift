@@ -65,7 +65,7 @@ public struct FlowDefinition: Sendable, Equatable {
     }
 
     static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= 128 && id.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+        !id.isEmpty && id.utf8.count <= SessionLimits.maxFlowIDBytes && id.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
             guard let first = part.first, first.isASCII, first.isLowercase else { return false }
             return part.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }
         }

@@ -14,8 +14,10 @@ final class FlowRun: FlowAPI.Host {
     private let coroutine: LuaCoroutine
     private var generator: SeededRandom
     private let observer: (@Sendable (FlowAPI.Observation) -> Void)?
-    private var pending: FlowAPI.PromptSpec?
+    /// The prompt the API accepted last, and the token its yield carries.
+    private var pending: (token: Int64, spec: FlowAPI.PromptSpec)?
     private var asked = Set<StepID>()
+    private var distortionCalls = 0
     /// Counted questions shown so far (progress index).
     private(set) var counted = 0
     /// Events are produced only when live (not while replaying).
@@ -32,7 +34,9 @@ final class FlowRun: FlowAPI.Host {
         generator = SeededRandom(seed: seed)
         observer = options.observer
         do {
-            lua = try LuaState(limits: options.limits, seed: seed, print: options.log)
+            lua = try LuaState(limits: options.limits, seed: seed, print: options.log.map { log in
+                { @Sendable line in log(FlowAPILimits.truncated(line, max: FlowAPILimits.maxPrintBytes)) }
+            })
         } catch {
             throw .lua(error)
         }
@@ -40,24 +44,26 @@ final class FlowRun: FlowAPI.Host {
         // only once the flow runs.
         var def: FlowDefinition?
         var co: LuaCoroutine?
+        var onFlowCoroutine: LuaFunction?
         do {
             try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
             let d = try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
-            let boot = try lua.load("local run = ...\nreturn function() return run(require('\(FlowAPI.sessionModule)')) end",
-                                    as: "reflect:session")
-            guard let body = try lua.call(boot, [.function(d.run)]).first?.functionValue else {
+            let boot = try lua.load(FlowAPI.bootSource, as: "reflect:session")
+            let started = try lua.call(boot, [.function(d.run)])
+            guard let body = started.first?.functionValue, started.count == 2, let check = started[1].functionValue else {
                 throw EngineError.invalidFlow(file: source.name, line: nil, message: "cannot start the flow")
             }
+            onFlowCoroutine = check
             co = try lua.makeCoroutine(body)
             def = d
         } catch {
             throw .loading(error, file: source.name)
         }
-        guard let def, let co else { throw .invalidFlow(file: source.name, line: nil, message: "cannot start the flow") }
+        guard let def, let co, let onFlowCoroutine else { throw .invalidFlow(file: source.name, line: nil, message: "cannot start the flow") }
         definition = def
         coroutine = co
-        do { try FlowAPI.installSession(in: lua, host: self) } catch { throw .lua(error) }
+        do { try FlowAPI.installSession(in: lua, host: self, onFlowCoroutine: onFlowCoroutine) } catch { throw .lua(error) }
     }
 
     deinit { lua.close() }
@@ -71,14 +77,18 @@ final class FlowRun: FlowAPI.Host {
     /// the next prompt, or nil when the flow finished.
     func advance(with values: [LuaValue]) throws(EngineError) -> FlowAPI.PromptSpec? {
         pending = nil
+        distortionCalls = 0
         events.removeAll()
         let result: LuaResumeResult
         do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
-        guard case .yielded = result else { return nil }
-        guard let spec = pending else {
+        guard case .yielded(let yielded) = result else { return nil }
+        // Only a prompt the API accepted, yielded by the API itself, is shown:
+        // a raw `coroutine.yield` (even after a prompt call that failed) is not.
+        guard let (token, spec) = pending, yielded == [.integer(token)] else {
             throw .invalidFlow(file: definition.file, line: nil,
                                message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
         }
+        pending = nil
         guard asked.insert(spec.step).inserted else {
             throw .invalidFlow(file: definition.file, line: nil,
                                message: "flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
@@ -91,17 +101,33 @@ final class FlowRun: FlowAPI.Host {
 
     func observe(_ observation: FlowAPI.Observation) { observer?(observation) }
 
-    func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) {
-        pending = spec
+    func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) -> Int64 {
+        // Every prompt is answered and saved: a flow may not ask more than a
+        // save can hold (the same limit the save is checked against).
+        guard asked.count < SessionLimits.maxAnswers || asked.contains(spec.step) else {
+            throw LuaHostError("'\(spec.step)' would be question \(asked.count + 1) of this session "
+                               + "(a session holds at most \(SessionLimits.maxAnswers) answers)")
+        }
+        let token = Int64.random(in: Int64.min...Int64.max)
+        pending = (token, spec)
+        return token
     }
 
     func random(in range: ClosedRange<Int64>) -> Int64 { generator.integer(in: range) }
 
-    func distortion(in text: String) -> DistortionType {
+    func distortion(in text: String) throws(LuaHostError) -> DistortionType {
+        distortionCalls += 1
+        guard distortionCalls <= FlowAPILimits.maxDistortionCallsPerStep else {
+            throw LuaHostError("s:distortion: called more than \(FlowAPILimits.maxDistortionCallsPerStep) times in one step")
+        }
         let type = language.detector?.detect(text) ?? .unknown
         if let step = lastAnswered {
             distortions[step] = type
-            if live { events.append(.distortion(step: step, type: type)) }
+            // One event (and one stored row) per step: the last result.
+            if live {
+                events.removeAll { if case .distortion(step, _) = $0 { true } else { false } }
+                events.append(.distortion(step: step, type: type))
+            }
         }
         return type
     }

@@ -165,6 +165,7 @@ public final class FlowSession {
                     save.answers.removeSubrange(i...)
                     save.drafts.removeAll { d in rest.contains { $0.step == d.step } }
                     save.drafts += rest
+                    trimDrafts()
                     break
                 }
             }
@@ -198,11 +199,19 @@ public final class FlowSession {
         }
         save.drafts.removeAll { $0.step == last.step }
         save.drafts.append(last)
+        trimDrafts()
         try record { try $0.wentBack(from: last.step) }
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
                           clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
         try replay()
         return openingEvents
+    }
+
+    /// A save holds at most ``SessionLimits/maxAnswers`` drafts (the limit
+    /// it is loaded with): the oldest go first.
+    private func trimDrafts() {
+        let excess = save.drafts.count - SessionLimits.maxAnswers
+        if excess > 0 { save.drafts.removeFirst(excess) }
     }
 
     private func show(_ next: FlowAPI.PromptSpec?) {
