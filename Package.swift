@@ -49,7 +49,10 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
         .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),
-        .testTarget(name: "ReflectStoreTests", dependencies: ["ReflectStore"]),
-        .testTarget(name: "CLITests", dependencies: ["reflect"]),
+        // Test support: an SQLite VFS that counts syncs per file (docs/storage.md).
+        .target(name: "CSQLiteSyncCounter", path: "Tests/CSQLiteSyncCounter",
+                linkerSettings: [.linkedLibrary("sqlite3")]),
+        .testTarget(name: "ReflectStoreTests", dependencies: ["ReflectStore", "CSQLiteSyncCounter"]),
+        .testTarget(name: "CLITests", dependencies: ["reflect", "ReflectStore"]),
     ]
 )

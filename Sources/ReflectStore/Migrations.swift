@@ -1,11 +1,58 @@
 import GRDB
 
 /// The schema, as versioned migrations. Never edit a shipped migration:
-/// add a new one.
+/// add a new one, and have it set `PRAGMA user_version` to its number
+/// (``schemaVersion``), so that an older Reflect refuses the database
+/// instead of writing into a schema it does not know.
+///
+/// Migrating is safe when several processes first-use one database at
+/// once: GRDB runs each migration in its own `BEGIN IMMEDIATE`
+/// transaction, and every migration here first checks, inside that
+/// transaction (so under the write lock), that no other process applied it
+/// since the migrator looked. If one did, the transaction rolls back
+/// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
+    /// The `user_version` the last migration sets.
+    static let schemaVersion = 3
+
+    /// Every migration identifier, in order.
+    static let identifiers: [String] = migrator.migrations
+
+    /// The tables the migrations create.
+    static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
+                                      "achievement", "experiment_exposure"]
+
+    /// Thrown inside a migration's transaction when another process applied
+    /// it first: the transaction rolls back and the migrator looks again.
+    struct AppliedElsewhere: Error {}
+
+    /// Runs the pending migrations, each exclusively (see the type's doc).
+    static func migrate(_ writer: any DatabaseWriter) throws {
+        let m = migrator
+        // Each retry means another process applied at least one migration.
+        for _ in 0...m.migrations.count {
+            do {
+                try m.migrate(writer)
+                return
+            } catch is AppliedElsewhere {
+                continue
+            }
+        }
+        try m.migrate(writer)
+    }
+
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
-        m.registerMigration("v1") { db in
+        func register(_ id: String, _ body: @escaping @Sendable (Database) throws -> Void) {
+            m.registerMigration(id) { db in
+                // In GRDB's BEGIN IMMEDIATE transaction: this process holds the write lock.
+                if try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations WHERE identifier = ?", arguments: [id]) != nil {
+                    throw AppliedElsewhere()
+                }
+                try body(db)
+            }
+        }
+        register("v1") { db in
             try db.create(table: "session") { t in
                 t.primaryKey("id", .text)
                 t.column("flow_id", .text).notNull().indexed()
@@ -84,8 +131,13 @@ enum Migrations {
                 t.uniqueKey(["user", "experiment", "session_id"])
             }
         }
-        m.registerMigration("v2: answer safety flag") { db in
+        register("v2: answer safety flag") { db in
             try db.alter(table: "answer") { t in t.add(column: "safety", .text) }
+        }
+        register("v3: application id and schema version") { db in
+            // Lets any Reflect recognise its own databases, and refuse newer ones, before writing.
+            try db.execute(sql: "PRAGMA application_id = \(DatabaseIdentity.applicationID)")
+            try db.execute(sql: "PRAGMA user_version = 3")
         }
         return m
     }

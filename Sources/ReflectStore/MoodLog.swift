@@ -57,14 +57,18 @@ public enum MoodLog {
     @discardableResult
     public static func record(_ r: MoodLogRequest, in db: Database) throws -> (entry: MoodEntryRecord, changed: Bool) {
         if let bad = validate(r) { throw StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason) }
-        if var existing = try MoodEntryRecord.fetchOne(db, key: ["user": r.user, "day": r.day]) {
+        // Explicit columns, never a key lookup: a mood_entry table with
+        // another key (a newer schema) gives an SQLite error, not a crash.
+        if var existing = try MoodEntryRecord.filter(Column("user") == r.user && Column("day") == r.day).fetchOne(db) {
             guard r.conflict == .update else { return (existing, false) }
             existing.mood = r.mood.rawValue
             existing.note = r.note ?? existing.note
             existing.source = r.source
             existing.sessionID = r.sessionID ?? existing.sessionID
             existing.updatedAt = r.at
-            try existing.update(db)
+            try db.execute(sql: "UPDATE mood_entry SET mood = ?, note = ?, source = ?, session_id = ?, updated_at = ? WHERE user = ? AND day = ?",
+                           arguments: [existing.mood, existing.note, existing.source.rawValue, existing.sessionID, existing.updatedAt,
+                                       r.user, r.day])
             return (existing, true)
         }
         let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood.rawValue, note: r.note, source: r.source,

@@ -57,7 +57,7 @@ extension Store {
         return try write { db in
             var report = ImportReport()
             for s in doc.sessions {
-                if try SessionRecord.exists(db, key: s.id) {
+                if try SessionRecord.filter(Column("id") == s.id).fetchCount(db) > 0 {
                     report.sessionsAlreadyPresent += 1
                     continue
                 }
@@ -102,6 +102,6 @@ extension Store {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }
-        try? pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
+        try? writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }
     }
 }

@@ -2,6 +2,23 @@ import Foundation
 import GRDB
 import ReflectCore
 
+/// How a session ended: its intensities, and the day its mood is logged for.
+public struct SessionCompletion: Sendable, Equatable {
+    public var pre: Int?
+    public var post: Int?
+    /// When it ended (ISO-8601).
+    public var at: String
+    /// The session's local day (YYYY-MM-DD): its mood is logged for it.
+    public var moodDay: String?
+
+    public init(pre: Int?, post: Int?, at: String, moodDay: String?) {
+        self.pre = pre
+        self.post = post
+        self.at = at
+        self.moodDay = moodDay
+    }
+}
+
 /// A session with everything recorded about it.
 public struct SessionDetail: Sendable, Equatable {
     public var session: SessionRecord
@@ -18,9 +35,16 @@ extension Store {
         try write { db in try session.insert(db) }
     }
 
-    /// Records an answer (or re-answers a step), and its safety event if it
-    /// was flagged, in one transaction: committed when this returns.
-    public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil) throws(StoreError) {
+    /// Records an answer (or re-answers a step) with everything it led to,
+    /// in one transaction: committed and synced when this returns. A kill
+    /// at any moment leaves either all of it or none of it.
+    /// - Parameters:
+    ///   - safetyEvent: the safety event, when the gate flagged the answer;
+    ///   - events: other events it led to (a probe);
+    ///   - distortions: distortions the flow detected in it;
+    ///   - completion: when it was the last answer, the session's end.
+    public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
+                             distortions: [DistortionRecord] = [], completion: SessionCompletion? = nil) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -37,6 +61,9 @@ extension Store {
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
                                            answer.value, answer.state.rawValue, answer.answeredAt, answer.safety])
             try safetyEvent?.insert(db)
+            for e in events { try e.insert(db) }
+            for d in distortions { try Store.upsert(d, in: db) }
+            if let completion { try Store.complete(answer.sessionID, completion, in: db) }
         }
     }
 
@@ -48,7 +75,7 @@ extension Store {
     }
 
     public func recordDistortion(_ d: DistortionRecord) throws(StoreError) {
-        try write { db in try d.save(db, onConflict: .replace) }
+        try write { db in try Store.upsert(d, in: db) }
     }
 
     public func recordEvent(_ e: SessionEventRecord) throws(StoreError) {
@@ -58,17 +85,27 @@ extension Store {
     /// Marks a session complete with its intensities; logs the session's
     /// mood for `day` in the same transaction when the session has one.
     public func completeSession(_ id: String, pre: Int?, post: Int?, at: String, moodDay: String?) throws(StoreError) {
-        try write { db in
-            guard var s = try SessionRecord.fetchOne(db, key: id) else { throw StoreError.sessionNotFound(id) }
-            s.status = .completed
-            s.completedAt = at
-            s.pre = pre
-            s.post = post
-            try s.update(db)
-            if let day = moodDay, let raw = s.mood, let mood = Mood(rawValue: raw) {
-                try MoodLog.record(MoodLogRequest(user: s.user, day: day, mood: mood, note: nil, source: .reflection,
-                                                  sessionID: id, at: at), in: db)
-            }
+        try write { db in try Store.complete(id, SessionCompletion(pre: pre, post: post, at: at, moodDay: moodDay), in: db) }
+    }
+
+    // Explicit SQL with explicit keys: a table whose key differs from the
+    // expected one (a newer schema, a foreign file) gives an SQLite error,
+    // never a GRDB precondition failure that would stop the process.
+
+    static func upsert(_ d: DistortionRecord, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO distortion (session_id, step, type, detected_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (session_id, step) DO UPDATE SET type = excluded.type, detected_at = excluded.detected_at
+            """, arguments: [d.sessionID, d.step, d.type, d.detectedAt])
+    }
+
+    static func complete(_ id: String, _ c: SessionCompletion, in db: Database) throws {
+        guard let s = try SessionRecord.filter(Column("id") == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
+        try db.execute(sql: "UPDATE session SET status = 'completed', completed_at = ?, pre = ?, post = ? WHERE id = ?",
+                       arguments: [c.at, c.pre, c.post, id])
+        if let day = c.moodDay, let raw = s.mood, let mood = Mood(rawValue: raw) {
+            try MoodLog.record(MoodLogRequest(user: s.user, day: day, mood: mood, note: nil, source: .reflection,
+                                              sessionID: id, at: c.at), in: db)
         }
     }
 
@@ -92,7 +129,7 @@ extension Store {
     /// The session whose id is `idOrPrefix`, or starts with it.
     public func resolveSession(_ idOrPrefix: String) throws(StoreError) -> String {
         try read { db in
-            if try SessionRecord.exists(db, key: idOrPrefix) { return idOrPrefix }
+            if try SessionRecord.filter(Column("id") == idOrPrefix).fetchCount(db) > 0 { return idOrPrefix }
             let escaped = idOrPrefix.replacingOccurrences(of: "%", with: "").replacingOccurrences(of: "_", with: "")
             let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE id LIKE ? || '%' LIMIT 2", arguments: [escaped])
             switch ids.count {
@@ -107,7 +144,7 @@ extension Store {
 
     public func detail(_ id: String) throws(StoreError) -> SessionDetail {
         try read { db in
-            guard let s = try SessionRecord.fetchOne(db, key: id) else { throw StoreError.sessionNotFound(id) }
+            guard let s = try SessionRecord.filter(Column("id") == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
             let answers = try AnswerRecord.filter(Column("session_id") == id)
                 .order(sql: "CASE state WHEN 'answer' THEN 0 ELSE 1 END, position").fetchAll(db)
             let distortions = try DistortionRecord.filter(Column("session_id") == id).order(Column("step")).fetchAll(db)

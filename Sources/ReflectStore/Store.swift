@@ -4,15 +4,30 @@ import GRDB
 /// The embedded SQLite store (GRDB): sessions and their answer logs, mood
 /// entries, and the tables later features fill.
 ///
-/// Guarantees:
-/// - every write is one transaction; a method that returns has committed;
-/// - the database is in WAL mode with `synchronous = FULL` (see ``open``);
-/// - the file and its directory are created owner-only (0600 / 0700);
-/// - several processes may write at once: a busy database is waited for
-///   (10 s) instead of failing.
+/// Guarantees (docs/storage.md lists the tests that hold each):
+/// - every write is one transaction; a method that returns has committed,
+///   and the commit is synced to disk (WAL, `synchronous = FULL`: one
+///   fsync of the write-ahead log per commit), so it survives a killed
+///   process and a power loss;
+/// - a file that is not a Reflect database, or is from a newer Reflect, is
+///   refused before anything is written to it (``DatabaseIdentity``);
+/// - several processes may open, create and migrate one database at once
+///   (``StoreFile``, ``Migrations``); a busy database is waited for (10 s),
+///   then reported as the retryable ``StoreError/busy(_:)``;
+/// - ``Access/readOnly`` writes nothing, works on a read-only file or
+///   mount, and does not wait for another process's write lock;
+/// - the file and its directory are created owner-only (0600 / 0700).
 public final class Store: Sendable {
+    public enum Access: Sendable {
+        /// Creates and migrates the database if needed.
+        case readWrite
+        /// Never writes, never creates: a missing file reads as empty.
+        case readOnly
+    }
+
     public let path: String
-    let pool: DatabasePool
+    public let access: Access
+    let writer: any DatabaseWriter
 
     /// `$XDG_DATA_HOME/reflect/reflect.sqlite`, or
     /// `~/.local/share/reflect/reflect.sqlite` when XDG_DATA_HOME is unset.
@@ -26,53 +41,79 @@ public final class Store: Sendable {
         return base + "/reflect/reflect.sqlite"
     }
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
-    public init(path: String) throws(StoreError) {
+    /// Opens the database at `path`: with `.readWrite`, creating and
+    /// migrating it if needed; with `.readOnly`, as it is.
+    public init(path: String, access: Access = .readWrite) throws(StoreError) {
         self.path = path
-        let url = URL(fileURLWithPath: path)
-        let fm = FileManager.default
+        self.access = access
         do {
-            let dir = url.deletingLastPathComponent()
-            if !fm.fileExists(atPath: dir.path) {
-                try fm.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            switch access {
+            case .readWrite: writer = try Store.openForWriting(path)
+            case .readOnly: writer = try Store.openForReading(path)
             }
-            if !fm.fileExists(atPath: path) {
-                // Created before SQLite touches it, so it is never world-readable;
-                // SQLite gives the -wal and -shm files the same permissions.
-                guard fm.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                    throw StoreError.cannotOpen(path: path, reason: "cannot create the file")
-                }
-            }
-        } catch let e as StoreError {
-            throw e
         } catch {
-            throw .cannotOpen(path: path, reason: error.localizedDescription)
+            throw Store.openError(error, path: path)
         }
+    }
+
+    private static func configuration(path: String, readonly: Bool) -> Configuration {
         var config = Configuration()
+        config.readonly = readonly
         config.busyMode = .timeout(10)
         config.foreignKeysEnabled = true
+        config.journalMode = .wal
         config.prepareDatabase { db in
-            // WAL (set by DatabasePool) with synchronous = FULL: each commit
-            // syncs the WAL, so an answer that was acknowledged survives a
-            // killed process *and* a power loss or OS crash. NORMAL would
-            // only survive the former; an fsync per answer costs a few
-            // milliseconds, invisible at human typing speed.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Reads only, before GRDB turns on WAL and before migrations.
+            try DatabaseIdentity.check(db, path: path)
+        }
+        return config
+    }
+
+    private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
+        try StoreFile.ensureExists(path)
+        let pool = try DatabasePool(path: path, configuration: configuration(path: path, readonly: false))
+        // GRDB's pool turns WAL on and sets `synchronous = NORMAL` on the
+        // writer *after* prepareDatabase, so FULL is set here, on the one
+        // writer connection, where it stays. FULL syncs the WAL at every
+        // commit: an answer a person typed is worth a millisecond of fsync
+        // (NORMAL would lose the last answers to a power loss or OS crash).
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try Migrations.migrate(pool)
+        return pool
+    }
+
+    private static func openForReading(_ path: String) throws -> any DatabaseWriter {
+        guard FileManager.default.fileExists(atPath: path) else {
+            // Nothing stored yet: an empty schema in memory, nothing on disk.
+            let empty = try DatabaseQueue()
+            try Migrations.migrate(empty)
+            return empty
         }
         do {
-            pool = try DatabasePool(path: path, configuration: config)
-            try Migrations.migrator.migrate(pool)
-        } catch {
-            throw .cannotOpen(path: path, reason: "\(error)")
+            return try DatabaseQueue(path: path, configuration: configuration(path: path, readonly: true))
+        } catch let e as DatabaseError where e.resultCode == .SQLITE_CANTOPEN && FileManager.default.isReadableFile(atPath: path) {
+            // A WAL database on a read-only mount: its -shm cannot be
+            // created. Nothing can write it there, so it is immutable.
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+            return try DatabaseQueue(path: uri, configuration: configuration(path: path, readonly: true))
+        }
+    }
+
+    private static func openError(_ error: any Error, path: String) -> StoreError {
+        switch StoreError.mapping(error, path: path) {
+        case .database(let m): .cannotOpen(path: path, reason: m)
+        case let other: other
         }
     }
 
     /// Runs a write transaction, mapping SQLite errors.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.write(body) } catch let e as StoreError { throw e } catch { throw .database("\(error)") }
+        do { return try writer.write(body) } catch { throw StoreError.mapping(error, path: path) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try pool.read(body) } catch let e as StoreError { throw e } catch { throw .database("\(error)") }
+        do { return try writer.read(body) } catch { throw StoreError.mapping(error, path: path) }
     }
 }

@@ -1,13 +1,28 @@
+import GRDB
+
 /// Why the store could not do what was asked.
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database file cannot be opened or created (path, reason).
     case cannotOpen(path: String, reason: String)
+    /// The file is not a Reflect database (another application's SQLite
+    /// file, or not SQLite at all). Nothing was written to it.
+    case foreignDatabase(path: String, reason: String)
+    /// The database was written by a newer Reflect (a schema version or
+    /// migrations this one does not know). Nothing was written to it.
+    case newerDatabase(path: String, reason: String)
+    /// Another process holds the database (or is upgrading it) for longer
+    /// than the busy timeout. Retrying later is safe: nothing was written.
+    case busy(String)
+    /// The database cannot be written here (read-only file or mount).
+    case readOnly(path: String)
     /// SQLite failed (after retries for a busy database).
     case database(String)
     /// No session with this id (or id prefix).
     case sessionNotFound(String)
     /// An id prefix matches more than one session.
     case ambiguousSession(String, matches: Int)
+    /// Another process has this session open (see ``SessionLease``).
+    case sessionOpenElsewhere(session: String, holder: String)
     /// An import file is invalid: which record and field, and why. Nothing
     /// was written.
     case invalidImport(record: String, field: String, reason: String)
@@ -15,9 +30,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var code: String {
         switch self {
         case .cannotOpen: "store.cannot_open"
+        case .foreignDatabase: "store.foreign_database"
+        case .newerDatabase: "store.newer_database"
+        case .busy: "store.busy"
+        case .readOnly: "store.read_only"
         case .database: "store.database"
         case .sessionNotFound: "store.session_not_found"
         case .ambiguousSession: "store.ambiguous_session"
+        case .sessionOpenElsewhere: "store.session_open_elsewhere"
         case .invalidImport: "import.invalid"
         }
     }
@@ -25,11 +45,37 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open the database at \(path): \(reason)"
+        case .foreignDatabase(let path, let reason):
+            "\(path) is not a Reflect database (\(reason)); it was left untouched. Give another file with --db."
+        case .newerDatabase(let path, let reason):
+            "\(path) was written by a newer version of Reflect (\(reason)); it was left untouched. Update Reflect to use it."
+        case .busy(let m): "the database is busy (\(m)); nothing was written, try again"
+        case .readOnly(let path): "the database at \(path) is read-only here; nothing was written"
         case .database(let m): "database error: \(m)"
         case .sessionNotFound(let id): "no session '\(id)'"
         case .ambiguousSession(let id, let n): "'\(id)' matches \(n) sessions; give more of the id"
+        case .sessionOpenElsewhere(let id, let holder):
+            "this session is open elsewhere (\(id.prefix(8)), \(holder)); finish or quit it there first"
         case .invalidImport(let record, let field, let reason):
             field.isEmpty ? "invalid import: \(record): \(reason)" : "invalid import: \(record).\(field): \(reason)"
         }
+    }
+
+    /// Maps an error thrown by GRDB/SQLite: store errors pass through; a
+    /// busy or locked database becomes the retryable ``busy(_:)``; a
+    /// read-only one ``readOnly(path:)``.
+    static func mapping(_ error: any Error, path: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        if let e = error as? DatabaseError {
+            switch e.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                return .busy("another process holds it: \(e.message ?? "database is locked")")
+            case .SQLITE_READONLY:
+                return .readOnly(path: path)
+            default:
+                return .database(e.message.map { "\($0) (SQLite code \(e.extendedResultCode.rawValue))" } ?? "\(e)")
+            }
+        }
+        return .database("\(error)")
     }
 }

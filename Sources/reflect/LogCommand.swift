@@ -45,7 +45,7 @@ struct History: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(.readOnly)
         do {
             let sessions = try store.recentSessions(user: storeOptions.user, limit: limit)
             print("Sessions")
@@ -78,7 +78,7 @@ struct Show: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(.readOnly)
         do {
             let d = try store.detail(try store.resolveSession(session))
             let s = d.session
@@ -122,7 +122,7 @@ struct Export: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(.readOnly)
         let doc: ExportDocument
         do { doc = try store.export(at: FlowClock.system().iso8601) } catch { throw failStore(error) }
         let data: Data

@@ -81,14 +81,16 @@ struct Run: ParsableCommand {
                     }
                 }
                 if resumeIt {
+                    let lease = try store.lease(session: latest.id)
                     session = try SessionResumer(store: store, library: library).open(latest.id)
-                    return try SessionLoop(session: session, store: store, stamps: stamps, printer: printer, input: input,
+                    return try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                                            answersPath: drive.answers).run(resumed: true)
                 }
             }
+            let lease = try store.lease(session: session.sessionID)
             try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
                                                  startedAt: stamps.stamp()))
-            try SessionLoop(session: session, store: store, stamps: stamps, printer: printer, input: input,
+            try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers).run(resumed: false)
         } catch let e as EngineError {
             printer.fail(e)
@@ -125,8 +127,10 @@ struct Resume: ParsableCommand {
                 Terminal.write("Nothing to resume: no unfinished session.\n", to: .err)
                 throw ExitCode(1)
             }
+            // One writer per session: the lease first, then the answers are read.
+            let lease = try store.lease(session: id)
             let opened = try SessionResumer(store: store, library: contentOptions.library).open(id)
-            try SessionLoop(session: opened, store: store, stamps: stamps, printer: printer, input: input,
+            try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers).run(resumed: true)
         } catch let e as EngineError {
             printer.fail(e)
@@ -159,6 +163,8 @@ struct SessionResumer {
 struct SessionLoop {
     let session: FlowSession
     let store: Store
+    /// Held for the whole loop: this process is the session's one writer.
+    let lease: SessionLease
     let stamps: Timestamps
     let printer: EventPrinter
     let input: AnswerSource
@@ -166,7 +172,7 @@ struct SessionLoop {
 
     func run(resumed: Bool) throws {
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
-        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, timestamp: stamps.stamp)
+        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, lease: lease, timestamp: stamps.stamp)
         session.journal = journal
         printer.begin(session.definition, language: session.language)
         if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }

@@ -13,8 +13,10 @@ struct StoreOptions: ParsableArguments {
     @Option(help: "Whose sessions and moods these are.")
     var user: String = "default"
 
-    func open() throws -> Store {
-        do { return try Store(path: db ?? Store.defaultPath()) } catch { throw failStore(error) }
+    /// Opens the database; `.readOnly` for commands that only read (they
+    /// then work on a read-only file or mount and during another writer's lock).
+    func open(_ access: Store.Access = .readWrite) throws -> Store {
+        do { return try Store(path: db ?? Store.defaultPath(), access: access) } catch { throw failStore(error) }
     }
 }
 

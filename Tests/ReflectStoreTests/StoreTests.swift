@@ -30,7 +30,7 @@ struct StoreTests {
         #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let dir = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
         #expect((try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        let (mode, sync) = try store.pool.read { db in
+        let (mode, sync) = try store.writer.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal")

@@ -123,29 +123,49 @@ public final class FlowSession {
         save.answers.append(recorded)
         save.drafts.removeAll { $0.step == prompt.step }
         save.flowVersion = definition.version
+        // No "could you be more specific?" after a crisis notice.
+        let probed = flag == nil && spec.probe && { if case .text(let text) = value { language.probe?.isVague(text) == true } else { false } }()
+        run.lastAnswered = prompt.step
+        // The flow computes what the answer leads to (distortion, next
+        // prompt) first; then the answer and all of that are journalled in
+        // one go, before anything is shown. If the journal fails, the
+        // session goes back to this prompt.
+        var outcome = AnswerOutcome(safety: flag, probed: probed)
+        let next: FlowAPI.PromptSpec?
+        do { next = try run.advance(with: [FlowAPI.luaValue(value)]) } catch {
+            // The flow failed after a valid answer: the answer is still kept.
+            do { try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome) } catch let journalError {
+                try rewind(to: before)
+                throw EngineError.journal("\(journalError)")
+            }
+            throw error
+        }
+        for case .distortion(let step, let type) in run.events { outcome.distortions.append((step, type)) }
+        if next == nil { outcome.finished = summary }
         do {
-            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, safety: flag)
+            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome)
         } catch {
-            save = before
+            try rewind(to: before)
             throw EngineError.journal("\(error)")
         }
         var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
         if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
-        // No "could you be more specific?" after a crisis notice.
-        if flag == nil, spec.probe, case .text(let text) = value, language.probe?.isVague(text) == true {
+        if probed {
             events.append(.probe(step: prompt.step, text: message("probe.specificity",
                 "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
-            try record { try $0.probed(step: prompt.step) }
-        }
-        run.lastAnswered = prompt.step
-        let next = try run.advance(with: [FlowAPI.luaValue(value)])
-        for case .distortion(let step, let type) in run.events {
-            try record { try $0.detected(type, step: step) }
         }
         events += run.events
         show(next)
-        if next == nil { try record { try $0.finished(summary) } }
         return events + openingEvents
+    }
+
+    /// Puts the session back where it was before an answer that could not
+    /// be taken: the save as it was, the flow replayed up to its prompt.
+    private func rewind(to before: SessionSave) throws(EngineError) {
+        save = before
+        run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
+                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
+        try replay()
     }
 
     // MARK: - Replay and back

@@ -1,12 +1,38 @@
 import ReflectCore
 
+/// What an answer led to: journalled together with it, so that a kill
+/// leaves all of it or none of it (no answer without its distortion).
+public struct AnswerOutcome: Sendable {
+    /// The safety gate's category when the answer signals a crisis.
+    public var safety: SafetyCategory?
+    /// Whether a "be more specific" probe was shown for it.
+    public var probed: Bool
+    /// Distortions the flow detected while taking it (step, type).
+    public var distortions: [(step: StepID, type: DistortionType)]
+    /// Set when this answer ended the session.
+    public var finished: DoneSummary?
+
+    public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
+                finished: DoneSummary? = nil) {
+        self.safety = safety
+        self.probed = probed
+        self.distortions = distortions
+        self.finished = finished
+    }
+}
+
 /// Where a session's changes go as they happen (the store, for the CLI).
 ///
-/// Contract: ``answered(_:position:prompt:)`` is called after an answer is
-/// validated and *before* the flow moves on; when it returns, the answer is
+/// Contract: ``answered(_:position:prompt:outcome:)`` is called once the
+/// answer is validated and the flow has computed what it leads to, *before*
+/// anything of it is shown; when it returns, the answer and its outcome are
 /// durable, and only then does the session emit `saved`. If it throws, the
-/// answer is not taken and the session is unchanged.
+/// answer is not taken and the session is back at the same prompt.
 public protocol SessionJournal: AnyObject {
+    /// The answer and everything it led to. A journal that can write
+    /// atomically does so in one transaction (``StoreJournal``); the
+    /// default calls the individual methods below in order.
+    func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, outcome: AnswerOutcome) throws
     /// `safety` is the gate's category when the answer signals a crisis; the
     /// journal stores the flag and a category-and-time event, never the words twice.
     func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws
@@ -15,4 +41,13 @@ public protocol SessionJournal: AnyObject {
     func detected(_ type: DistortionType, step: StepID) throws
     func probed(step: StepID) throws
     func finished(_ summary: DoneSummary) throws
+}
+
+extension SessionJournal {
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, outcome: AnswerOutcome) throws {
+        try answered(answer, position: position, prompt: prompt, safety: outcome.safety)
+        if outcome.probed { try probed(step: answer.step) }
+        for d in outcome.distortions { try detected(d.type, step: d.step) }
+        if let summary = outcome.finished { try finished(summary) }
+    }
 }

@@ -2,11 +2,15 @@ import Foundation
 import ReflectCore
 import ReflectStore
 
-/// Journals a session into the SQLite store: every answer is committed
-/// before the flow moves on.
+/// Journals a session into the SQLite store: every answer, with what it
+/// led to, is one committed (and synced) transaction before anything of it
+/// is shown.
 public final class StoreJournal: SessionJournal {
     public let store: Store
     public let sessionID: String
+    /// The session's lease (one writer per session), held as long as the
+    /// journal lives; nil for callers that manage exclusivity themselves.
+    public let lease: SessionLease?
     /// The session's local day, for the mood entry logged at the end.
     let day: String
     /// Timestamps for rows (the injected clock when given, else real time).
@@ -17,22 +21,32 @@ public final class StoreJournal: SessionJournal {
         return e
     }()
 
-    public init(store: Store, sessionID: String, day: String, timestamp: @escaping @Sendable () -> String) {
+    public init(store: Store, sessionID: String, day: String, lease: SessionLease? = nil,
+                timestamp: @escaping @Sendable () -> String) {
         self.store = store
         self.sessionID = sessionID
+        self.lease = lease
         self.day = day
         self.timestamp = timestamp
     }
 
-    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, outcome: AnswerOutcome) throws {
         let value = String(decoding: try encoder.encode(answer.value), as: UTF8.self)
         let at = timestamp()
-        var row = AnswerRecord(sessionID: sessionID, step: answer.step.rawValue, position: position,
+        let step = answer.step.rawValue
+        var row = AnswerRecord(sessionID: sessionID, step: step, position: position,
                                kind: prompt.kind.rawValue, question: prompt.text, value: value, answeredAt: at)
-        row.safety = safety?.rawValue
-        try store.recordAnswer(row, safetyEvent: safety.map {
-            SessionEventRecord(sessionID: sessionID, kind: .safety, step: answer.step.rawValue, category: $0.rawValue, at: at)
-        })
+        row.safety = outcome.safety?.rawValue
+        try store.recordAnswer(
+            row,
+            safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0.rawValue, at: at) },
+            events: outcome.probed ? [SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: at)] : [],
+            distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step.rawValue, type: $0.type.rawValue, detectedAt: at) },
+            completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) })
+    }
+
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
+        try answered(answer, position: position, prompt: prompt, outcome: AnswerOutcome(safety: safety))
     }
 
     public func wentBack(from step: StepID) throws {

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The right to write one session: one holder at a time, across processes.
+///
+/// A lease is an exclusive `flock` on a small file next to the database,
+/// `<database>-leases/<session id>`. The kernel holds the lock for the open
+/// file, so:
+/// - it is released when the lease is released or deinitialised, when the
+///   process exits, and when it is killed (SIGKILL, a crash): nothing
+///   stale is ever left to expire, and the next `resume` succeeds at once;
+/// - a stopped (SIGSTOP) or slow holder keeps it: the session really is
+///   still open there;
+/// - no heartbeat, no clock, no write to the database.
+/// The file holds the holder's pid, host and start time, for the message
+/// a second writer gets (``StoreError/sessionOpenElsewhere(session:holder:)``).
+/// Released leases remove their file; a file left by a killed holder is
+/// simply locked again by the next one.
+public final class SessionLease: @unchecked Sendable {
+    public let sessionID: String
+    private let file: String
+    private let lock = NSLock()
+    private var fd: Int32
+
+    init(sessionID: String, file: String, fd: Int32) {
+        self.sessionID = sessionID
+        self.file = file
+        self.fd = fd
+    }
+
+    deinit { release() }
+
+    /// Gives the session up (idempotent).
+    public func release() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard fd >= 0 else { return }
+        // Unlinked while still locked: a process that opened the old file
+        // meanwhile notices (inode check in `acquire`) and retries.
+        unlink(file)
+        close(fd)
+        fd = -1
+    }
+
+    /// Takes the lease for `sessionID` on the database at `databasePath`.
+    /// - Throws: ``StoreError/sessionOpenElsewhere(session:holder:)`` when
+    ///   another holder has it; ``StoreError/cannotOpen(path:reason:)``
+    ///   when the lease file cannot be created.
+    static func acquire(sessionID: String, databasePath: String) throws(StoreError) -> SessionLease {
+        let dir = databasePath + "-leases"
+        if mkdir(dir, 0o700) != 0, errno != EEXIST {
+            throw .cannotOpen(path: databasePath, reason: StoreFile.explain(errno, creating: "the directory \(dir)",
+                                                                           in: (dir as NSString).deletingLastPathComponent))
+        }
+        let file = dir + "/" + fileName(for: sessionID)
+        while true {
+            let fd = open(file, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                throw .cannotOpen(path: databasePath, reason: StoreFile.explain(errno, creating: "the lease file", in: dir))
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                let holder = String(decoding: readAll(fd), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                close(fd)
+                if code == EWOULDBLOCK {
+                    throw .sessionOpenElsewhere(session: sessionID, holder: holder.isEmpty ? "another process" : holder)
+                }
+                throw .cannotOpen(path: databasePath, reason: "cannot lock \(file): \(String(cString: strerror(code)))")
+            }
+            // The holder we waited behind may have removed the file: only a
+            // lock on the file that is at the path counts.
+            var held = stat(), current = stat()
+            guard fstat(fd, &held) == 0, stat(file, &current) == 0, held.st_ino == current.st_ino, held.st_dev == current.st_dev else {
+                close(fd)
+                continue
+            }
+            let me = "held by pid \(getpid()) on \(ProcessInfo.processInfo.hostName) since \(ISO8601DateFormatter().string(from: Date()))\n"
+            _ = ftruncate(fd, 0)
+            _ = me.withCString { pwrite(fd, $0, strlen($0), 0) }
+            return SessionLease(sessionID: sessionID, file: file, fd: fd)
+        }
+    }
+
+    /// Session ids are letters, digits and '-' (validated on import); any
+    /// other character is hex-escaped so the name stays one path component.
+    static func fileName(for id: String) -> String {
+        var name = ""
+        for byte in id.utf8 {
+            let c = Character(Unicode.Scalar(byte))
+            if byte < 0x80, c.isLetter || c.isNumber || c == "-" { name.append(c) } else { name += String(format: "_%02x", byte) }
+        }
+        return name.isEmpty ? "_" : name
+    }
+
+    private static func readAll(_ fd: Int32) -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let n = pread(fd, &buffer, buffer.count, 0)
+        return n > 0 ? Array(buffer[..<n]) : []
+    }
+}
+
+extension Store {
+    /// Takes the right to write session `id` (see ``SessionLease``). Hold
+    /// the lease while the session is open; release it (or let it go) when
+    /// done.
+    public func lease(session id: String) throws(StoreError) -> SessionLease {
+        try SessionLease.acquire(sessionID: id, databasePath: path)
+    }
+}
