@@ -48,6 +48,9 @@ public enum MoodLog {
     public static func validate(_ r: MoodLogRequest) -> (field: String, reason: String)? {
         if !isDay(r.day) { return ("day", "'\(r.day)' is not a day (YYYY-MM-DD)") }
         if let note = r.note, note.count > maxNoteLength { return ("note", "longer than \(maxNoteLength) characters") }
+        // SQLite would cut the text off at a NUL: refused, never shortened.
+        if let note = r.note, note.utf8.contains(0) { return ("note", "contains a NUL character (U+0000)") }
+        if r.user.utf8.contains(0) { return ("user", "contains a NUL character (U+0000)") }
         if r.user.isEmpty || r.user.count > 64 { return ("user", "must be 1 to 64 characters") }
         return nil
     }

@@ -12,41 +12,87 @@ public struct ImportReport: Sendable, Equatable {
 
 extension Store {
     /// Everything in the database, as a document.
+    ///
+    /// Each row is read on its own: a row that cannot be read (a value that
+    /// does not decode, a column of the wrong type) is left out and named
+    /// in ``ExportDocument/problems``, and the rest is exported. Values are
+    /// exported exactly as stored, known or not.
     public func export(at now: String) throws(StoreError) -> ExportDocument {
         try read { db in
-            let sessions = try SessionRecord.order(Column("started_at"), Column("id")).fetchAll(db)
+            var problems: [String] = []
             var out: [ExportedSession] = []
-            for s in sessions {
-                let answers = try AnswerRecord.filter(Column("session_id") == s.id)
-                    .order(sql: "CASE state WHEN 'answer' THEN 0 ELSE 1 END, position, step").fetchAll(db)
-                let distortions = try DistortionRecord.filter(Column("session_id") == s.id).order(Column("step")).fetchAll(db)
-                let events = try SessionEventRecord.filter(Column("session_id") == s.id).order(Column("id")).fetchAll(db)
-                out.append(ExportedSession(
+            let sessions = try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY started_at, id")
+            for row in sessions {
+                let s: SessionRecord
+                do { s = try SessionRecord(row: row) } catch {
+                    problems.append("session \(Store.label(row["id"])): cannot be read (\(error)); left out")
+                    continue
+                }
+                func readRows<T: FetchableRecord>(_ sql: String, _ what: (Row) -> String) throws -> [T] {
+                    try Row.fetchAll(db, sql: sql, arguments: [s.id]).compactMap { row in
+                        do { return try T(row: row) } catch {
+                            problems.append("session \(s.id): \(what(row)): cannot be read (\(error)); left out")
+                            return nil
+                        }
+                    }
+                }
+                let answers: [AnswerRecord] = try readRows(
+                    "SELECT * FROM answer WHERE session_id = ? ORDER BY CASE state WHEN 'answer' THEN 0 ELSE 1 END, position, step") {
+                        "answer \(Store.label($0["step"]))" }
+                let distortions: [DistortionRecord] = try readRows("SELECT * FROM distortion WHERE session_id = ? ORDER BY step") {
+                    "distortion of \(Store.label($0["step"]))" }
+                let events: [SessionEventRecord] = try readRows("SELECT * FROM session_event WHERE session_id = ? ORDER BY id") {
+                    "event \(Store.label($0["id"]))" }
+                var exported = ExportedSession(
                     id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
-                    user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seedValue, clock: s.clock,
-                    startedAt: s.startedAt, completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post,
-                    answers: try answers.map { a in
-                        ExportedAnswer(step: try Store.step(a.step), position: a.position, kind: PromptKind(rawValue: a.kind) ?? .text,
-                                       question: a.question, value: try JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8)),
-                                       state: a.state, answeredAt: a.answeredAt, safety: a.safety.flatMap(SafetyCategory.init(rawValue:)))
-                    },
-                    distortions: try distortions.map {
-                        ExportedDistortion(step: try Store.step($0.step), type: DistortionType(rawValue: $0.type) ?? .unknown,
-                                           detectedAt: $0.detectedAt)
-                    },
-                    events: try events.map { ExportedEvent(kind: $0.kind, step: try Store.step($0.step), category: $0.category, at: $0.at) }))
+                    user: s.user, mood: s.mood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
+                    status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [])
+                for a in answers {
+                    guard let step = StepID(a.step), let value = try? JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8)) else {
+                        problems.append("session \(s.id): answer '\(a.step.prefix(64))': stored answer cannot be read (\(a.value.prefix(80))); left out")
+                        continue
+                    }
+                    exported.answers.append(ExportedAnswer(step: step, position: a.position, kind: a.kind, question: a.question, value: value,
+                                                           state: a.state, answeredAt: a.answeredAt, safety: a.safety))
+                }
+                for d in distortions {
+                    guard let step = StepID(d.step) else {
+                        problems.append("session \(s.id): distortion of '\(d.step.prefix(64))': invalid step id; left out")
+                        continue
+                    }
+                    exported.distortions.append(ExportedDistortion(step: step, type: d.type, detectedAt: d.detectedAt))
+                }
+                for e in events {
+                    guard let step = StepID(e.step) else {
+                        problems.append("session \(s.id): event at '\(e.step.prefix(64))': invalid step id; left out")
+                        continue
+                    }
+                    exported.events.append(ExportedEvent(kind: e.kind, step: step, category: e.category, at: e.at))
+                }
+                out.append(exported)
             }
-            let moods = try MoodEntryRecord.order(Column("user"), Column("day")).fetchAll(db).map { m in
-                ExportedMoodEntry(user: m.user, day: m.day, mood: Mood(rawValue: m.mood) ?? .average, note: m.note, source: m.source,
-                                  sessionID: m.sessionID, createdAt: m.createdAt, updatedAt: m.updatedAt)
+            var moods: [ExportedMoodEntry] = []
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM mood_entry ORDER BY user, day") {
+                do {
+                    let m = try MoodEntryRecord(row: row)
+                    moods.append(ExportedMoodEntry(user: m.user, day: m.day, mood: m.mood, note: m.note, source: m.source,
+                                                   sessionID: m.sessionID, createdAt: m.createdAt, updatedAt: m.updatedAt))
+                } catch {
+                    problems.append("mood entry \(Store.label(row["user"]))/\(Store.label(row["day"])): cannot be read (\(error)); left out")
+                }
             }
-            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods)
+            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, problems: problems)
         }
     }
 
-    static func step(_ raw: String) throws -> StepID {
-        guard let id = StepID(raw) else { throw StoreError.database("stored step id '\(raw)' is invalid") }
-        return id
+    /// A stored value, shown in a problem report whatever its type.
+    static func label(_ value: DatabaseValue?) -> String {
+        guard let value else { return "?" }
+        switch value.storage {
+        case .string(let s): return "'\(s.prefix(64))'"
+        case .null: return "NULL"
+        default: return "\(value)"
+        }
     }
 
     /// Imports a validated document in one transaction. Sessions already
@@ -62,25 +108,28 @@ extension Store {
                     continue
                 }
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
-                                  user: s.user, mood: s.mood?.rawValue, seed: s.seed, clock: s.clock, startedAt: s.startedAt,
+                                  user: s.user, mood: s.mood, seed: s.seed, clock: s.clock, startedAt: s.startedAt,
                                   completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post).insert(db)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = .sortedKeys
                 for a in s.answers {
-                    try AnswerRecord(sessionID: s.id, step: a.step.rawValue, position: a.position, kind: a.kind.rawValue,
+                    try AnswerRecord(sessionID: s.id, step: a.step.rawValue, position: a.position, kind: a.kind,
                                      question: a.question, value: String(decoding: try encoder.encode(a.value), as: UTF8.self),
-                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety?.rawValue).insert(db)
+                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety).insert(db)
                 }
                 for d in s.distortions {
-                    try DistortionRecord(sessionID: s.id, step: d.step.rawValue, type: d.type.rawValue, detectedAt: d.detectedAt).insert(db)
+                    try DistortionRecord(sessionID: s.id, step: d.step.rawValue, type: d.type, detectedAt: d.detectedAt).insert(db)
                 }
                 for e in s.events {
                     try SessionEventRecord(sessionID: s.id, kind: e.kind, step: e.step.rawValue, category: e.category, at: e.at).insert(db)
                 }
                 report.sessionsAdded += 1
             }
-            for m in doc.moodEntries {
-                let (_, changed) = try MoodLog.record(MoodLogRequest(user: m.user, day: m.day, mood: m.mood, note: m.note, source: m.source,
+            for (i, m) in doc.moodEntries.enumerated() {
+                guard let mood = Mood(rawValue: m.mood) else {
+                    throw StoreError.invalidImport(record: "mood_entries[\(i)]", field: "mood", reason: "unknown mood '\(m.mood)'")
+                }
+                let (_, changed) = try MoodLog.record(MoodLogRequest(user: m.user, day: m.day, mood: mood, note: m.note, source: m.source,
                                                                      sessionID: m.sessionID, at: m.createdAt, conflict: .keepExisting), in: db)
                 if changed {
                     // Keep the entry's own history, not the import time.

@@ -101,7 +101,9 @@ struct StoreTests {
         let store = try temporaryStore()
         try store.beginSession(session("s1", started: "2026-11-20T08:00:00Z"))
         try store.recordAnswer(answer("s1", "situation", 0, "\"It rained\""))
-        try store.recordAnswer(answer("s1", "thought", 1, "{\"choices\":[\"a\",\"b\"]}"))
+        var choices = answer("s1", "thought", 1, "{\"choices\":[\"a\",\"b\"]}")
+        choices.kind = "multi_choice"
+        try store.recordAnswer(choices)
         try store.markDraft(session: "s1", step: "thought")
         try store.recordEvent(SessionEventRecord(sessionID: "s1", kind: .probe, step: "situation", at: "2026-11-20T08:01:00Z"))
         try store.beginSession(session("s2", status: .completed, started: "2026-11-21T08:00:00Z"))

@@ -12,15 +12,15 @@ extension ExportDocument {
     public func csv() -> String {
         var rows = [ExportDocument.csvColumns]
         for s in sessions {
-            let distortions = Dictionary(s.distortions.map { ($0.step, $0.type.rawValue) }, uniquingKeysWith: { a, _ in a })
+            let distortions = Dictionary(s.distortions.map { ($0.step, $0.type) }, uniquingKeysWith: { a, _ in a })
             for a in s.answers {
                 rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
-                             s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind.rawValue,
-                             a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood?.rawValue ?? "", ""])
+                             s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind,
+                             a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
             }
         }
         for m in moodEntries {
-            rows.append(["mood", m.sessionID ?? "", "", "", "", "", "", "", "", "", "", "", "", "", "", m.user, m.day, m.mood.rawValue, m.note ?? ""])
+            rows.append(["mood", m.sessionID ?? "", "", "", "", "", "", "", "", "", "", "", "", "", "", m.user, m.day, m.mood, m.note ?? ""])
         }
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
@@ -38,8 +38,22 @@ extension ExportDocument {
         }
     }
 
-    static func field(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+    /// Characters that make a spreadsheet read a cell as a formula when
+    /// they start it (OWASP, "CSV Injection").
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// One RFC 4180 cell. A cell that starts like a formula is neutralised
+    /// as OWASP recommends: prefixed with a single quote and quoted, so a
+    /// spreadsheet shows `'=1+1` as text instead of computing it (the JSON
+    /// export keeps every value exactly).
+    static func field(_ raw: String) -> String {
+        var s = raw
+        var quote = s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+        if let first = s.unicodeScalars.first, formulaStarts.contains(Character(first)) {
+            s = "'" + s
+            quote = true
+        }
+        guard quote else { return s }
         return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

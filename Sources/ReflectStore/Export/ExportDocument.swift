@@ -16,20 +16,30 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     public var exportedAt: String
     public var sessions: [ExportedSession]
     public var moodEntries: [ExportedMoodEntry]
+    /// Rows the export could not read and left out, one sentence each
+    /// (`session 1f2e…: answer 'thought': …`). Absent when empty; ignored
+    /// by import.
+    public var problems: [String]?
 
-    public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry]) {
+    public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], problems: [String] = []) {
         format = ExportDocument.formatName
         version = ExportDocument.currentVersion
         self.exportedAt = exportedAt
         self.sessions = sessions
         self.moodEntries = moodEntries
+        self.problems = problems.isEmpty ? nil : problems
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, version, sessions
+        case format, version, sessions, problems
         case exportedAt = "exported_at", moodEntries = "mood_entries"
     }
 }
+
+// Values with a closed set of meanings (mood, kind, distortion type, safety
+// category, source) are exported exactly as stored, as strings: an export
+// never rewrites a value it does not know. Import checks them
+// (``ExportDocument/validate()``).
 
 public struct ExportedSession: Codable, Sendable, Equatable {
     public var id: String
@@ -38,7 +48,8 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     public var locale: String
     public var personality: String?
     public var user: String
-    public var mood: Mood?
+    /// A ``Mood`` raw value, as stored.
+    public var mood: String?
     public var seed: UInt64
     public var clock: String
     public var startedAt: String
@@ -54,28 +65,114 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
+
+    public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String, mood: String?,
+                seed: UInt64, clock: String, startedAt: String, completedAt: String?, status: SessionRecord.Status, pre: Int?,
+                post: Int?, answers: [ExportedAnswer], distortions: [ExportedDistortion], events: [ExportedEvent]) {
+        self.id = id
+        self.flowID = flowID
+        self.flowVersion = flowVersion
+        self.locale = locale
+        self.personality = personality
+        self.user = user
+        self.mood = mood
+        self.seed = seed
+        self.clock = clock
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+        self.status = status
+        self.pre = pre
+        self.post = post
+        self.answers = answers
+        self.distortions = distortions
+        self.events = events
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        flowID = try c.decode(String.self, forKey: .flowID)
+        flowVersion = try c.wholeNumber(Int.self, forKey: .flowVersion)
+        locale = try c.decode(String.self, forKey: .locale)
+        personality = try c.decodeIfPresent(String.self, forKey: .personality)
+        user = try c.decode(String.self, forKey: .user)
+        mood = try c.decodeIfPresent(String.self, forKey: .mood)
+        seed = try c.wholeNumber(UInt64.self, forKey: .seed)
+        clock = try c.decode(String.self, forKey: .clock)
+        startedAt = try c.decode(String.self, forKey: .startedAt)
+        completedAt = try c.decodeIfPresent(String.self, forKey: .completedAt)
+        status = try c.decode(SessionRecord.Status.self, forKey: .status)
+        pre = try c.contains(.pre) && !c.decodeNil(forKey: .pre) ? c.wholeNumber(Int.self, forKey: .pre) : nil
+        post = try c.contains(.post) && !c.decodeNil(forKey: .post) ? c.wholeNumber(Int.self, forKey: .post) : nil
+        answers = try c.decode([ExportedAnswer].self, forKey: .answers)
+        distortions = try c.decode([ExportedDistortion].self, forKey: .distortions)
+        events = try c.decode([ExportedEvent].self, forKey: .events)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// An integer, or an error at this key that says why not ("7.5 is not
+    /// a whole number"): Foundation's own error for a fractional number
+    /// has no coding path and reads "not valid JSON".
+    func wholeNumber<T: FixedWidthInteger & Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        do {
+            return try decode(T.self, forKey: key)
+        } catch {
+            if let d = try? decode(Double.self, forKey: key) {
+                throw DecodingError.dataCorruptedError(forKey: key, in: self, debugDescription:
+                    d == d.rounded() ? "\(d) is out of range" : "\(d) is not a whole number")
+            }
+            throw error
+        }
+    }
 }
 
 public struct ExportedAnswer: Codable, Sendable, Equatable {
     public var step: StepID
     public var position: Int
-    public var kind: PromptKind
+    /// A ``PromptKind`` raw value, as stored.
+    public var kind: String
     public var question: String
     public var value: AnswerValue
     public var state: AnswerRecord.State
     public var answeredAt: String
-    /// Set when the safety gate flagged the answer (category).
-    public var safety: SafetyCategory?
+    /// Set when the safety gate flagged the answer: a ``SafetyCategory`` raw value.
+    public var safety: String?
 
     enum CodingKeys: String, CodingKey {
         case step, position, kind, question, value, state, safety
         case answeredAt = "answered_at"
     }
+
+    public init(step: StepID, position: Int, kind: String, question: String, value: AnswerValue, state: AnswerRecord.State,
+                answeredAt: String, safety: String?) {
+        self.step = step
+        self.position = position
+        self.kind = kind
+        self.question = question
+        self.value = value
+        self.state = state
+        self.answeredAt = answeredAt
+        self.safety = safety
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        step = try c.decode(StepID.self, forKey: .step)
+        position = try c.wholeNumber(Int.self, forKey: .position)
+        kind = try c.decode(String.self, forKey: .kind)
+        question = try c.decode(String.self, forKey: .question)
+        value = try c.decode(AnswerValue.self, forKey: .value)
+        state = try c.decode(AnswerRecord.State.self, forKey: .state)
+        answeredAt = try c.decode(String.self, forKey: .answeredAt)
+        safety = try c.decodeIfPresent(String.self, forKey: .safety)
+    }
 }
 
 public struct ExportedDistortion: Codable, Sendable, Equatable {
     public var step: StepID
-    public var type: DistortionType
+    /// A ``DistortionType`` raw value, as stored.
+    public var type: String
     public var detectedAt: String
 
     enum CodingKeys: String, CodingKey {
@@ -94,7 +191,8 @@ public struct ExportedEvent: Codable, Sendable, Equatable {
 public struct ExportedMoodEntry: Codable, Sendable, Equatable {
     public var user: String
     public var day: String
-    public var mood: Mood
+    /// A ``Mood`` raw value, as stored.
+    public var mood: String
     public var note: String?
     public var source: MoodEntryRecord.Source
     public var sessionID: String?
@@ -145,8 +243,13 @@ extension ExportDocument {
         return .invalidImport(record: record, field: field, reason: reason)
     }
 
+    /// The longest question an import accepts (a question quotes at most a
+    /// few answers of ``SessionSave/maxTextBytes``).
+    public static let maxQuestionBytes = 65_536
+
     /// Checks what types alone do not: format and version, ids, dates,
-    /// statuses, duplicates.
+    /// statuses, known values (mood, kind, distortion, category), ranges,
+    /// sizes, duplicates, and that no text holds a NUL (SQLite would cut it off there).
     public func validate() throws(StoreError) {
         guard format == ExportDocument.formatName else {
             throw .invalidImport(record: "file", field: "format", reason: "expected '\(ExportDocument.formatName)'")
@@ -158,40 +261,100 @@ extension ExportDocument {
         for (i, s) in sessions.enumerated() {
             let r = "sessions[\(i)]"
             func fail(_ field: String, _ why: String) -> StoreError { .invalidImport(record: r, field: field, reason: why) }
+            func time(_ field: String, _ value: String) throws(StoreError) {
+                guard FlowClock(iso8601: value) != nil else { throw fail(field, "'\(value.prefix(40))' is not an ISO-8601 time with offset") }
+            }
+            func text(_ field: String, _ value: String?, max: Int = 256) throws(StoreError) {
+                guard let value else { return }
+                if value.utf8.contains(0) { throw fail(field, "contains a NUL character (U+0000)") }
+                if value.utf8.count > max { throw fail(field, "longer than \(max) bytes") }
+            }
             guard !s.id.isEmpty, s.id.count <= 64, s.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                 throw fail("id", "must be 1–64 letters, digits or '-'")
             }
             guard ids.insert(s.id).inserted else { throw fail("id", "'\(s.id)' appears twice") }
             guard !s.flowID.isEmpty, s.flowID.count <= 128 else { throw fail("flow_id", "invalid flow id") }
+            try text("flow_id", s.flowID)
+            try text("locale", s.locale, max: 35)
+            try text("personality", s.personality)
             guard s.flowVersion >= 1 else { throw fail("flow_version", "must be ≥ 1") }
             guard !s.user.isEmpty, s.user.count <= 64 else { throw fail("user", "must be 1 to 64 characters") }
-            for (field, value) in [("clock", s.clock), ("started_at", s.startedAt)] where FlowClock(iso8601: value) == nil {
-                throw fail(field, "'\(value)' is not an ISO-8601 time with offset")
-            }
-            if let c = s.completedAt, FlowClock(iso8601: c) == nil { throw fail("completed_at", "'\(c)' is not an ISO-8601 time") }
+            try text("user", s.user)
+            if let mood = s.mood, Mood(rawValue: mood) == nil { throw fail("mood", "unknown mood '\(mood.prefix(40))'") }
+            try time("clock", s.clock)
+            try time("started_at", s.startedAt)
+            if let c = s.completedAt { try time("completed_at", c) }
             if s.status == .completed, s.completedAt == nil { throw fail("completed_at", "a completed session needs it") }
             for (field, v) in [("pre", s.pre), ("post", s.post)] {
                 if let v, !PromptShape.intensityRange.contains(v) { throw fail(field, "\(v) is not 0–10") }
             }
+            guard s.answers.count <= 2 * SessionSave.maxAnswers else { throw fail("answers", "\(s.answers.count) answers (at most \(2 * SessionSave.maxAnswers))") }
             var steps = Set<StepID>(), positions = Set<Int>()
             for (j, a) in s.answers.enumerated() {
-                guard steps.insert(a.step).inserted else { throw fail("answers[\(j)].step", "'\(a.step)' appears twice") }
+                let f = "answers[\(j)]"
+                guard steps.insert(a.step).inserted else { throw fail("\(f).step", "'\(a.step)' appears twice") }
+                guard a.position >= 0, a.position < SessionSave.maxAnswers else {
+                    throw fail("\(f).position", "\(a.position) is not 0–\(SessionSave.maxAnswers - 1)")
+                }
                 if a.state == .answer {
-                    guard positions.insert(a.position).inserted else { throw fail("answers[\(j)].position", "\(a.position) appears twice") }
+                    guard positions.insert(a.position).inserted else { throw fail("\(f).position", "\(a.position) appears twice") }
                 }
-                if case .text(let t) = a.value, t.utf8.count > SessionSave.maxTextBytes {
-                    throw fail("answers[\(j)].value", "text longer than \(SessionSave.maxTextBytes) bytes")
+                guard let kind = PromptKind(rawValue: a.kind) else { throw fail("\(f).kind", "unknown kind '\(a.kind.prefix(40))'") }
+                try text("\(f).question", a.question, max: ExportDocument.maxQuestionBytes)
+                if let why = ExportDocument.mismatch(a.value, kind) { throw fail("\(f).value", why) }
+                if let category = a.safety, SafetyCategory(rawValue: category) == nil {
+                    throw fail("\(f).safety", "unknown category '\(category.prefix(40))'")
                 }
-                guard FlowClock(iso8601: a.answeredAt) != nil else { throw fail("answers[\(j)].answered_at", "not an ISO-8601 time") }
+                try time("\(f).answered_at", a.answeredAt)
+            }
+            for (j, d) in s.distortions.enumerated() {
+                guard DistortionType(rawValue: d.type) != nil else { throw fail("distortions[\(j)].type", "unknown distortion '\(d.type.prefix(40))'") }
+                try time("distortions[\(j)].detected_at", d.detectedAt)
+            }
+            guard s.events.count <= 10 * SessionSave.maxAnswers else { throw fail("events", "too many events") }
+            for (j, e) in s.events.enumerated() {
+                try text("events[\(j)].category", e.category, max: 64)
+                try time("events[\(j)].at", e.at)
             }
         }
         var days = Set<String>()
         for (i, m) in moodEntries.enumerated() {
-            let request = MoodLogRequest(user: m.user, day: m.day, mood: m.mood, note: m.note, source: .import, at: m.createdAt)
-            if let bad = MoodLog.validate(request) { throw .invalidImport(record: "mood_entries[\(i)]", field: bad.field, reason: bad.reason) }
-            guard days.insert("\(m.user)/\(m.day)").inserted else {
-                throw .invalidImport(record: "mood_entries[\(i)]", field: "day", reason: "\(m.day) appears twice for \(m.user)")
+            let r = "mood_entries[\(i)]"
+            guard let mood = Mood(rawValue: m.mood) else {
+                throw .invalidImport(record: r, field: "mood", reason: "unknown mood '\(m.mood.prefix(40))'")
             }
+            let request = MoodLogRequest(user: m.user, day: m.day, mood: mood, note: m.note, source: .import, at: m.createdAt)
+            if let bad = MoodLog.validate(request) { throw .invalidImport(record: r, field: bad.field, reason: bad.reason) }
+            for (field, value) in [("created_at", m.createdAt), ("updated_at", m.updatedAt)] where FlowClock(iso8601: value) == nil {
+                throw .invalidImport(record: r, field: field, reason: "'\(value.prefix(40))' is not an ISO-8601 time with offset")
+            }
+            if let id = m.sessionID, id.utf8.count > 64 || id.utf8.contains(0) {
+                throw .invalidImport(record: r, field: "session_id", reason: "not a session id")
+            }
+            guard days.insert("\(m.user)/\(m.day)").inserted else {
+                throw .invalidImport(record: r, field: "day", reason: "\(m.day) appears twice for \(m.user)")
+            }
+        }
+    }
+
+    /// Why a value cannot be the answer to a question of this kind (nil if it can).
+    static func mismatch(_ value: AnswerValue, _ kind: PromptKind) -> String? {
+        switch (kind, value) {
+        case (_, .skipped): return nil
+        case (.text, .text(let t)):
+            if t.utf8.count > SessionSave.maxTextBytes { return "text longer than \(SessionSave.maxTextBytes) bytes" }
+            if t.utf8.contains(0) { return "contains a NUL character (U+0000)" }
+            return nil
+        case (.intensity, .integer(let i)):
+            return PromptShape.intensityRange.contains(i) ? nil : "\(i) is not 0–10"
+        case (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return nil
+        case (.singleChoice, .choice(let id)): return id.isEmpty || id.utf8.count > 64 || id.utf8.contains(0) ? "not an option id" : nil
+        case (.multiChoice, .choices(let ids)):
+            return ids.count > 100 || ids.contains { $0.isEmpty || $0.utf8.count > 64 || $0.utf8.contains(0) } ? "not a list of option ids" : nil
+        case (.checklist, .checklist(let marks)):
+            return marks.count > 100 || marks.keys.contains { $0.isEmpty || $0.utf8.count > 64 || $0.utf8.contains(0) } ? "not a checklist" : nil
+        default:
+            return "not an answer to a \(kind.rawValue) question"
         }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import ReflectStore
+
+@Suite("session leases")
+struct SessionLeaseTests {
+    @Test("one holder per session: a second lease is refused with the holder named, until the first is released")
+    func exclusive() throws {
+        let store = try temporaryStore()
+        let first = try store.lease(session: "s1")
+        let error = #expect(throws: StoreError.self) { try store.lease(session: "s1") }
+        guard case .sessionOpenElsewhere(let id, let holder)? = error else {
+            Issue.record("wrong error \(String(describing: error))")
+            return
+        }
+        #expect(id == "s1" && holder.contains("pid \(getpid())"))
+        #expect(error?.code == "store.session_open_elsewhere")
+        let other = try store.lease(session: "s2")  // other sessions are free
+        first.release()
+        first.release()  // idempotent
+        let again = try store.lease(session: "s1")
+        again.release()
+        other.release()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path + "-leases").isEmpty, "released leases leave no file")
+    }
+
+    @Test("a lease is dropped with its object")
+    func droppedWithObject() throws {
+        let store = try temporaryStore()
+        do { _ = try store.lease(session: "s1") }
+        _ = try store.lease(session: "s1")
+    }
+
+    @Test("any session id is one path component")
+    func fileNames() {
+        #expect(SessionLease.fileName(for: "2f1c-AB") == "2f1c-AB")
+        #expect(SessionLease.fileName(for: "../x") == "_2e_2e_2fx")
+        #expect(SessionLease.fileName(for: "") == "_")
+    }
+}
