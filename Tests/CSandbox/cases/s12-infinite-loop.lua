@@ -1,0 +1,3 @@
+-- S12: while true do end stops with a budget error.
+-- expect: instructions deadline
+while true do end

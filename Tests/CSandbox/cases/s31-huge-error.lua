@@ -1,0 +1,3 @@
+-- S31: a huge error message is truncated.
+-- expect: runtime
+error(("x"):rep(1e6))
