@@ -11,10 +11,15 @@ import ReflectCore
 public struct ContentChecker: Sendable {
     public let library: ContentLibrary
     public let explorer: FlowExplorer
+    /// Wall-clock budget for the whole check; each flow's exploration also
+    /// has its own (``FlowExplorer/Budget``). Files left when it runs out
+    /// are reported as R012, not checked.
+    public var totalSeconds: Double
 
-    public init(library: ContentLibrary, explorer: FlowExplorer = FlowExplorer()) {
+    public init(library: ContentLibrary, explorer: FlowExplorer = FlowExplorer(), totalSeconds: Double = 120) {
         self.library = library
         self.explorer = explorer
+        self.totalSeconds = totalSeconds
     }
 
     public func run() -> [Diagnostic] {
@@ -35,7 +40,13 @@ public struct ContentChecker: Sendable {
         }
         var ids: [String: String] = [:]
         var usedKeys = Set<String>()
+        let deadline = Date().addingTimeInterval(totalSeconds)
         for file in library.root.flowFiles() {
+            guard Date() < deadline else {
+                out.append(Diagnostic(.explorationBudget, file: file.name,
+                                      message: "not checked: the check's overall budget (\(Int(totalSeconds)) s) ran out before this file"))
+                continue
+            }
             let source: FlowSource
             do { source = try FlowSource.read(file.url, displayName: file.name) } catch {
                 out.append(FlowExplorer.diagnostic(error, file: file.name))
@@ -50,16 +61,29 @@ public struct ContentChecker: Sendable {
                 out.append(d)
                 continue
             }
+            // Listing and lookup read the id as text; it must be what the file returns.
+            if let declared = FlowSourceScanner(source.text).header.id, declared != definition.id {
+                out.append(Diagnostic(.notAFlow, file: file.name, line: FlowSourceScanner(source.text).header.line,
+                                      message: "the file declares id = \"\(declared)\" but its flow table has id '\(definition.id)' when run"))
+            }
             if let other = ids[definition.id] {
                 out.append(Diagnostic(.duplicateFlow, file: file.name, line: FlowExplorer.line(of: "id", in: source.text),
                                       message: "flow id '\(definition.id)' is also declared in \(other)"))
             }
             ids[definition.id] = file.name
             guard let english else { continue }
-            let report = explorer.explore(source, language: english)
+            let report = explorer.explore(source, language: english, deadline: deadline)
             out += report.diagnostics
             usedKeys.formUnion(report.keys)
             // Locale keys this flow uses, per translation.
+            var keyLines: [String: Int?] = [:]
+            func keyLine(_ key: String) -> Int? {
+                if let known = keyLines[key] { return known }
+                let line = FlowExplorer.line(of: key, in: source.text)
+                    ?? FlowExplorer.line(of: key.components(separatedBy: ".").dropLast().joined(separator: "."), in: source.text)
+                keyLines[key] = line
+                return line
+            }
             if let en = try? library.document("en") {
                 for tag in library.availableLocales() where tag != "en" {
                     guard let doc = try? library.document(tag) else { continue }
@@ -74,7 +98,7 @@ public struct ContentChecker: Sendable {
                         default: why = "unusable"
                         }
                         out.append(Diagnostic(.untranslatedKey, file: file.name,
-                                              line: FlowExplorer.line(of: key, in: source.text) ?? FlowExplorer.line(of: key.components(separatedBy: ".").dropLast().joined(separator: "."), in: source.text),
+                                              line: keyLine(key),
                                               message: "uses '\(key)', which is not translated in \(tag) (\(why))"))
                     }
                 }

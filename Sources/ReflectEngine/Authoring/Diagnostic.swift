@@ -43,6 +43,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case unreachableStep = "R009"
     case duplicateFlow = "R010"
     case invalidStep = "R011"
+    case explorationBudget = "R012"
     case localeMalformed = "L001"
     case localePlaceholders = "L002"
     case localeUnknownKey = "L003"
@@ -55,7 +56,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .localeMissing, .localeStale, .localeStaleList: .warning
+        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList: .warning
         default: .error
         }
     }
@@ -73,6 +74,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .unreachableStep: "no explored answer reaches this step: check the condition around it, or remove the step"
         case .duplicateFlow: "give each flow its own id"
         case .invalidStep: "step ids must be unique within one run, and every pause must be a prompt (s:ask and friends)"
+        case .explorationBudget: "make the flow's steps cheaper (a loop near each prompt, or going back over many steps); results cover the runs explored"
         case .localeMalformed: "fix the YAML at this line (indentation, quotes, a missing `:`)"
         case .localePlaceholders: "use exactly the English string's %@ / %1$@ placeholders"
         case .localeUnknownKey: "remove the key, or check its spelling against locales/en.yaml"

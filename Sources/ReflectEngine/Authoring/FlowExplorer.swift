@@ -12,27 +12,52 @@ import ReflectCore
 /// intensity 0, 5 and 10; yes and no; every option of a choice (none, one,
 /// all for multiple choice); checklists all done, all skipped or mixed. One
 /// answer in ten is a `back` command instead.
+///
+/// Bounded as a whole, not only per step: a ``Budget`` caps the steps run
+/// (answers plus the answers `back` replays) and the wall-clock time of
+/// one exploration; the running Lua call is cancelled at the deadline. A
+/// spent budget is reported as diagnostic R012 (a warning) and the
+/// exploration stops there; steps it did not reach are then not reported
+/// as unreachable.
 public struct FlowExplorer: Sendable {
     public struct Report: Sendable {
         public var runs = 0
         public var reached = Set<StepID>()
         public var keys = Set<String>()
         public var diagnostics: [Diagnostic] = []
+        /// Whether the budget ran out before every run was explored.
+        public var exhausted = false
+    }
+
+    /// What one exploration may spend.
+    public struct Budget: Sendable, Equatable {
+        /// Steps over all runs: each answer counts 1, each `back` 1 plus the answers it replays.
+        public var steps: Int
+        /// Wall-clock seconds for the whole exploration of one flow.
+        public var seconds: Double
+        public init(steps: Int = 20_000, seconds: Double = 20) {
+            self.steps = steps
+            self.seconds = seconds
+        }
     }
 
     public let runs: Int
     public let seed: UInt64
+    public let budget: Budget
 
-    public init(runs: Int = 60, seed: UInt64 = 1) {
+    public init(runs: Int = 60, seed: UInt64 = 1, budget: Budget = Budget()) {
         self.runs = runs
         self.seed = seed
+        self.budget = budget
     }
 
     static let thoughts = ["", String(repeating: "I keep going over what happened at work today. ", count: 45), "idk",
                            "I had a meeting at 3pm", "I always mess everything up", "I should have done better", "I'm such a failure",
                            "It's my fault the project failed", "I always ruin everything", "She thinks I'm an idiot"]
 
-    public func explore(_ source: FlowSource, language: Language) -> Report {
+    /// Explores `source`; `deadline` (an overall one, `reflect check`'s)
+    /// shortens the budget's time when it comes first.
+    public func explore(_ source: FlowSource, language: Language, deadline: Date? = nil) -> Report {
         final class Sink: @unchecked Sendable {
             let lock = NSLock()
             var keys = Set<String>()
@@ -54,30 +79,51 @@ public struct FlowExplorer: Sendable {
             if seen.insert("\(d.code)|\(d.line ?? 0)|\(d.message)").inserted { report.diagnostics.append(d) }
         }
         var moods: [Mood?] = [nil]
-        if let def = try? FlowSession.definitionOnly(source), !def.moods.isEmpty { moods = def.moods }
+        if let def = try? FlowCatalog.summary(of: source), !def.moods.isEmpty { moods = def.moods }
+
+        let started = Date()
+        let seconds = min(budget.seconds, deadline.map { $0.timeIntervalSince(started) } ?? budget.seconds)
+        let cancellation = SessionCancellation()
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(seconds, 0)) { cancellation.cancel() }
+        var spent = 0
+        func exhausted() -> Bool {
+            guard cancellation.isCancelled || spent >= budget.steps else { return false }
+            if !report.exhausted {
+                report.exhausted = true
+                let what = spent >= budget.steps ? "\(budget.steps) steps" : String(format: "%.0f s", seconds)
+                add(Diagnostic(.explorationBudget, file: source.name, line: nil,
+                               message: "exploration stopped after \(report.runs) of \(runs) runs: its budget (\(what)) ran out"))
+            }
+            return true
+        }
 
         for run in 0..<runs {
+            if exhausted() { break }
             report.runs += 1
             var options = SessionOptions(sessionID: "explore-\(run)", mood: moods[run % moods.count],
                                          clock: FlowClock(iso8601: run % 2 == 0 ? "2026-01-05T08:00:00+00:00" : "2026-07-15T21:30:00+09:00")
                                              ?? .system(),
                                          seed: UInt64(run))
             options.observer = { sink.take($0) }
+            options.cancellation = cancellation
             let session: FlowSession
             do { session = try FlowSession.open(source, language: language, options: options) } catch {
-                add(FlowExplorer.diagnostic(error, file: source.name))
+                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name)) }
                 break
             }
             var counted: [StepID: Bool] = [:]
             var steps = 0
             do {
                 while let prompt = session.current, steps < 400 {
+                    if exhausted() { break }
                     steps += 1
+                    spent += 1
                     report.reached.insert(prompt.step)
                     counted[prompt.step] = prompt.counted
                     let input: AnswerInput
                     if !session.save.answers.isEmpty, rng.integer(in: 0...9) == 0 {
                         input = .command(.back)
+                        spent += session.save.answers.count
                     } else {
                         input = FlowExplorer.candidate(for: prompt, rng: &rng)
                     }
@@ -91,7 +137,7 @@ public struct FlowExplorer: Sendable {
                     }
                 }
             } catch {
-                add(FlowExplorer.diagnostic(error, file: source.name))
+                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name)) }
             }
         }
         report.keys = sink.keys
@@ -99,7 +145,7 @@ public struct FlowExplorer: Sendable {
             add(Diagnostic(.unfilledPlaceholder, file: source.name, line: FlowExplorer.line(of: "\"\(step)\"", in: source.text),
                            message: "step '\(step)' shows '\(key)', whose %@ gets no answer"))
         }
-        for (step, line) in FlowExplorer.declaredSteps(in: source.text) where !report.reached.contains(step) {
+        for (step, line) in FlowExplorer.declaredSteps(in: source.text) where !report.exhausted && !report.reached.contains(step) {
             add(Diagnostic(.unreachableStep, file: source.name, line: line,
                            message: "step '\(step)' was never reached in \(report.runs) explored runs"))
         }
@@ -142,26 +188,30 @@ public struct FlowExplorer: Sendable {
         }
     }
 
-    /// Step ids written literally in prompt calls, with their lines.
+    /// Step ids written literally in prompt calls, with their lines: one
+    /// linear pass of ``FlowSourceScanner`` (no backtracking regex on
+    /// untrusted text).
     static func declaredSteps(in source: String) -> [(StepID, Int)] {
-        let pattern = #"s:(ask|intensity|yesno|choose|choose_many|checklist|action|message)\s*\{[^}]*?\bid\s*=\s*"([^"]+)""#
-        guard let regex = try? NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]) else { return [] }
-        let ns = source as NSString
-        var out: [(StepID, Int)] = []
-        for m in regex.matches(in: source, range: NSRange(location: 0, length: ns.length)) {
-            let idRange = m.range(at: 2)
-            guard let id = StepID(ns.substring(with: idRange)) else { continue }
-            let line = ns.substring(to: idRange.location).filter { $0 == "\n" }.count + 1
-            out.append((id, line))
-        }
-        return out
+        FlowSourceScanner(source).promptSteps
     }
 
-    /// The first line containing `needle`, if any.
+    /// The first line containing `needle`, if any: a byte search, at most
+    /// (source length × needle length) compares, needles being short keys
+    /// and step ids.
     static func line(of needle: String, in source: String) -> Int? {
-        for (i, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.contains(needle) {
-            return i + 1
+        let hay = Array(source.utf8), n = Array(needle.utf8)
+        guard let first = n.first, n.count <= hay.count else { return nil }
+        var offset: Int?
+        var i = 0, line = 1  // the line of position i
+        while i + n.count <= hay.count {
+            if hay[i] == 10 { line += 1 }
+            if hay[i] == first {
+                var m = 1
+                while m < n.count, hay[i + m] == n[m] { m += 1 }
+                if m == n.count { offset = i; break }
+            }
+            i += 1
         }
-        return nil
+        return offset == nil ? nil : line
     }
 }

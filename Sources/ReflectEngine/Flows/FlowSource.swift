@@ -10,12 +10,22 @@ public struct FlowSource: Sendable, Equatable {
         self.text = text
     }
 
-    /// Reads a flow file. A file that is not UTF-8 text is refused here,
-    /// before Lua sees it.
+    /// Largest flow file read (a flow is a page of Lua; this bounds every
+    /// scan the host makes of its text).
+    public static let maxBytes = 1 << 20
+
+    /// Reads a flow file. A file that is not UTF-8 text, or larger than
+    /// ``maxBytes``, is refused here, before Lua sees it.
     public static func read(_ url: URL, displayName: String) throws(EngineError) -> FlowSource {
+        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maxBytes {
+            throw .invalidFlow(file: displayName, line: nil, message: "the file is \(size) bytes (at most \(maxBytes)); split the flow")
+        }
         let data: Data
         do { data = try Data(contentsOf: url) } catch {
             throw .flowNotFound(displayName, searched: displayName)
+        }
+        guard data.count <= maxBytes else {
+            throw .invalidFlow(file: displayName, line: nil, message: "the file is \(data.count) bytes (at most \(maxBytes)); split the flow")
         }
         guard var text = String(data: data, encoding: .utf8) else {
             if data.first == 0x1B {

@@ -40,6 +40,7 @@ final class FlowRun: FlowAPI.Host {
         } catch {
             throw .lua(error)
         }
+        options.cancellation?.register(lua.cancellation)
         // `definition` and `coroutine` are set below; the API needs `self`
         // only once the flow runs.
         var def: FlowDefinition?

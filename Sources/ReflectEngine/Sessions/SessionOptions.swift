@@ -2,6 +2,38 @@ import Foundation
 import LuaHost
 import ReflectCore
 
+/// Cancels the Lua state a session (or a series of sessions run one after
+/// another) runs on, from any thread: the latest one created, and any
+/// created later (going back replaces a session's state). The call in
+/// progress ends with `lua.cancelled` at its next budget check; so does
+/// every later call.
+public final class SessionCancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var latest: LuaCancellation?
+    private var cancelled = false
+
+    public init() {}
+
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    public func cancel() {
+        let current = lock.withLock { () -> LuaCancellation? in
+            cancelled = true
+            return latest
+        }
+        current?.cancel()
+    }
+
+    /// Called for each new state; cancels it at once when already cancelled.
+    func register(_ state: LuaCancellation) {
+        let already = lock.withLock { () -> Bool in
+            if !cancelled { latest = state }
+            return cancelled
+        }
+        if already { state.cancel() }
+    }
+}
+
 /// How a session runs: identity, mood, injected clock, seed and limits.
 public struct SessionOptions: Sendable {
     public var sessionID: String
@@ -15,6 +47,9 @@ public struct SessionOptions: Sendable {
     public var log: (@Sendable (String) -> Void)?
     /// Receives what authoring tools observe (keys resolved, unfilled placeholders).
     public var observer: (@Sendable (FlowAPI.Observation) -> Void)?
+    /// Stops the session's running and later Lua calls from any thread
+    /// (an authoring tool's overall deadline); nil: never cancelled.
+    public var cancellation: SessionCancellation?
 
     public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, region: String? = nil, log: (@Sendable (String) -> Void)? = nil) {
