@@ -31,4 +31,35 @@ struct SafetyCLITests {
                                        in: repositoryRoot)
         #expect(filter.stdout == "blocked pii.phone\nblocked medical.diagnosis\nok\nok\n")
     }
+
+    @Test("reflect safety --report FILE prints precision, recall and F1 per category for a labelled file; a bad label names file and line")
+    func report() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("mine.tsv")
+        try """
+            # a translator's list
+            I want to end it all\tsuicide
+            my husband hits me\tabuse
+            I'm killing it at work\tok
+            I want to end it all, said the villain\tok
+            I relapsed last night\tsubstance_abuse
+
+            nothing today\tcrisis
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let out = try CLIRunner.run(["safety", "--locale", "en", "--report", file.path, "--misses"], in: repositoryRoot)
+        #expect(out.status == 0, "\(out.stderr)")
+        let rows = Dictionary(out.stdout.split(separator: "\n").map { line in
+            (String(line.split(separator: " ").first ?? ""), line.split(separator: " ").map(String.init))
+        }, uniquingKeysWith: { a, _ in a })
+        #expect(rows["suicide"] == ["suicide", "1", "1", "1", "0", "0.50", "1.00", "0.67"], "\(out.stdout)")
+        #expect(rows["abuse"] == ["abuse", "1", "1", "0", "0", "1.00", "1.00", "1.00"])
+        #expect(rows["crisis"] == ["crisis", "1", "0", "0", "1", "1.00", "0.00", "0.00"])
+        #expect(out.stdout.contains("false alarms: 1 of 2 ok lines (50.0%)"))
+        #expect(out.stdout.contains("mine.tsv:5: expected ok, got suicide: I want to end it all, said the villain"))
+        try "fine\tokay\n".write(to: file, atomically: true, encoding: .utf8)
+        let bad = try CLIRunner.run(["safety", "--locale", "en", "--report", file.path], in: repositoryRoot)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("mine.tsv:1: unknown label 'okay'"), "\(bad.stderr)")
+    }
 }

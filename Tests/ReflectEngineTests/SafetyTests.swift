@@ -10,23 +10,49 @@ import ReflectStore
 @Suite("Safety")
 struct SafetyTests {
     static let locales = ["en", "de", "es", "fr", "ja", "ko", "pt-BR"]
+    static let secondPass: Set<String> = ["en"]
 
-    @Test("every crisis fixture is flagged with its category and no benign fixture is, in every locale", arguments: locales)
-    func fixtures(tag: String) throws {
-        let url = repositoryRoot.appendingPathComponent("Tests/Fixtures/safety/\(tag).yaml")
-        let yaml = try #require(try Yams.load(yaml: String(contentsOf: url, encoding: .utf8)) as? [String: Any])
-        let crisis = try #require(yaml["crisis"] as? [[String: String]])
-        let benign = try #require(yaml["benign"] as? [String])
-        #expect(crisis.count >= 60 && benign.count >= 60, "\(tag): \(crisis.count) crisis, \(benign.count) benign")
-        let gate = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: tag).safety
-        var categories = Set<String>()
-        for item in crisis {
-            let text = try #require(item["text"]), category = try #require(item["category"])
-            categories.insert(category)
-            #expect(gate.check(text) == .crisis(try #require(SafetyCategory(rawValue: category))), "\(tag): “\(text)”")
+    /// A fixture file: `TEXT<TAB>LABEL` lines (`#` comments), as read by
+    /// `reflect safety --report`.
+    static func labelled(_ path: String) throws -> [(text: String, label: String, line: Int)] {
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent(path), encoding: .utf8)
+        var out: [(String, String, Int)] = []
+        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        where !line.trimmingCharacters(in: .whitespaces).isEmpty && !line.hasPrefix("#") {
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            #expect(parts.count == 2, "\(path):\(i + 1): TEXT<TAB>LABEL")
+            guard parts.count == 2 else { continue }
+            out.append((String(parts[0]), String(parts[1]), i + 1))
         }
-        #expect(categories == Set(SafetyCategory.allCases.map(\.rawValue)), "\(tag): every category is covered")
-        for text in benign { #expect(gate.check(text) == .ok, "\(tag): “\(text)”") }
+        return out
+    }
+
+    @Test("every tuned crisis fixture is flagged with its category and no benign fixture is, in every locale", arguments: locales)
+    func fixtures(tag: String) throws {
+        let items = try SafetyTests.labelled("Tests/Fixtures/safety/\(tag).tsv")
+        let crisis = items.filter { $0.label != "ok" }, benign = items.filter { $0.label == "ok" }
+        // Locales through issue 19's second pass hold 150 of each; the others still the first pass's 60.
+        let minimum = SafetyTests.secondPass.contains(tag) ? 150 : 60
+        #expect(crisis.count >= minimum && benign.count >= minimum, "\(tag): \(crisis.count) crisis, \(benign.count) benign")
+        let gate = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: tag).safety
+        for item in crisis {
+            let category = try #require(SafetyCategory(rawValue: item.label), "\(tag).tsv:\(item.line): unknown label \(item.label)")
+            #expect(gate.check(item.text) == .crisis(category), "\(tag).tsv:\(item.line): “\(item.text)”")
+        }
+        #expect(Set(crisis.map(\.label)) == Set(SafetyCategory.allCases.map(\.rawValue)), "\(tag): every category is covered")
+        for item in benign { #expect(gate.check(item.text) == .ok, "\(tag).tsv:\(item.line): “\(item.text)”") }
+    }
+
+    @Test("every locale has a held-out fixture file, kept apart from the tuned one, covering every category", arguments: locales)
+    func heldOut(tag: String) throws {
+        let items = try SafetyTests.labelled("Tests/Fixtures/safety/heldout/\(tag).tsv")
+        let tuned = Set(try SafetyTests.labelled("Tests/Fixtures/safety/\(tag).tsv").map(\.text))
+        for item in items {
+            #expect(item.label == "ok" || SafetyCategory(rawValue: item.label) != nil, "heldout/\(tag).tsv:\(item.line): \(item.label)")
+            let alsoTuned = tuned.contains(item.text)
+            #expect(!alsoTuned, "heldout/\(tag).tsv:\(item.line) is also a tuned fixture")
+        }
+        #expect(Set(items.map(\.label)) == Set(SafetyCategory.allCases.map(\.rawValue) + ["ok"]), "\(tag): every category is covered")
     }
 
     @Test("obfuscation does not hide crisis language; idioms and negations do not raise it")
@@ -39,10 +65,53 @@ struct SafetyTests {
         }
         for text in ["I'm killing it at work", "this cake is to die for", "I'm dead tired", "dying laughing at this",
                      "killing time before the train", "We watched Suicide Squad", "I would never kill myself",
-                     "I'm not suicidal, just exhausted", "I need to cut myself some slack"] {
+                     "I'm not suicidal, just exhausted", "I need to cut myself some slack",
+                     "I'm dying to see it", "that killed me", "no way I'd hurt myself"] {
             #expect(gate.check(text) == .ok, "\(text)")
         }
         #expect(gate.check("I would never kill myself, but I can't go on like this") == .crisis(.crisis))
+    }
+
+    @Test("indirect ideation is met: not waking up, better off without me, burden, no reason to go on, goodbyes, giving things away")
+    func indirectIdeation() throws {
+        let gate = try english().safety
+        for (text, category) in [("I wish I could go to sleep and never wake up", SafetyCategory.suicide),
+                                 ("everybody would be better off if I was gone", .suicide),
+                                 ("I've been giving away my stuff, I won't need it", .suicide),
+                                 ("I've said my goodbyes to everyone", .suicide),
+                                 ("I'm nothing but a burden", .crisis), ("there's no reason to keep going", .crisis)] {
+            #expect(gate.check(text) == .crisis(category), "\(text)")
+        }
+        for text in ["I'm giving away my old books, anyone want them?", "we said our goodbyes at the station",
+                     "I didn't want to wake up this morning, the bed was so warm", "no reason to rush, we have time"] {
+            #expect(gate.check(text) == .ok, "\(text)")
+        }
+    }
+
+    @Test("abuse and substance use have their own category, warm message and helplines before the crisis lines")
+    func topicNotices() throws {
+        let library = ContentLibrary(root: ContentRoot(repositoryRoot))
+        let en = try library.language(for: "en")
+        let cases: [(String, SafetyCategory, String)] = [
+            ("my dad gets drunk and beats my mom and me", .abuse, "National Domestic Violence Hotline"),
+            ("I've been drinking every day just to feel normal", .substanceAbuse, "SAMHSA National Helpline"),
+        ]
+        for (text, category, line) in cases {
+            #expect(en.safety.check(text) == .crisis(category), "\(text)")
+            var opts = options()
+            opts.region = "US"
+            let session = try FlowSession.open(try library.catalog.source(for: "reflection", mood: .bad), language: en, options: opts)
+            try session.answer(.number(8))
+            let notice = try #require(try session.submit(.text(text)).compactMap { if case .safety(let n) = $0 { n } else { nil } }.first)
+            #expect(notice.category == category)
+            #expect(notice.text == en.localizer.string("safety.message.\(category.rawValue)"), "its own message")
+            #expect(notice.text != en.localizer.string("safety.message"))
+            #expect(notice.resources.first?.hasPrefix(line) == true, "\(notice.resources)")
+            #expect(notice.resources.contains("988 Suicide & Crisis Lifeline: call or text 988"), "the crisis lines follow")
+        }
+        // A suicide notice keeps the general message and the crisis lines only.
+        #expect(en.resources(for: "US", category: .suicide) == en.resources(for: "US"))
+        #expect(en.safetyMessage(for: .suicide) == en.localizer.string("safety.message"))
     }
 
     @Test("the output filter blocks PII and medical claims and passes crisis lines and support")
@@ -61,8 +130,35 @@ struct SafetyTests {
         }
         let screened = language.screen(generated: "you have depression")
         #expect(screened.blocked == .diagnosis)
-        #expect(screened.text == "I'm here with you. Let's take this one step at a time.")
+        #expect(screened.text == "I can't provide medical advice. Please consult a licensed professional.", "the medical line of generation §6")
+        #expect(language.screen(generated: "call me at 555-123-4567").text == "I'm here with you. Let's take this one step at a time.")
         #expect(language.screen(generated: "Well done today.") == ScreenedText(text: "Well done today.", blocked: nil))
+    }
+
+    @Test("the medical boundary: medication suggested or named, second-person diagnosis, being sent to get diagnosed; a professional without a label passes")
+    func medicalBoundary() throws {
+        let filter = try english().outputFilter
+        let blocked: [(String, OutputFilter.Reason)] = [
+            ("You suffer from social anxiety.", .diagnosis), ("You are suffering from burnout and low mood.", .diagnosis),
+            ("This matches a diagnosis of generalized anxiety disorder.", .diagnosis), ("Your diagnosis is bipolar disorder.", .diagnosis),
+            ("I diagnose you with ADHD.", .diagnosis), ("You should get diagnosed with ADHD.", .diagnosis),
+            ("It would be worth getting tested for PTSD.", .diagnosis),
+            ("Have you considered medication?", .medication), ("A doctor might prescribe something to help you sleep.", .medication),
+            ("Sertraline can take the edge off.", .medication), ("An over-the-counter sleep aid could help.", .medication),
+            ("Maybe try some melatonin tonight.", .medication), ("Ibuprofen is good for that.", .medication),
+        ]
+        for (text, reason) in blocked { #expect(filter.check(text) == .blocked(reason), "\(text)") }
+        for text in ["It might help to talk to a doctor or a therapist about how you've been feeling.",
+                     "A counsellor could help you make sense of this.", "You have been through a lot this week.",
+                     "You should take a break this afternoon.", "You suffered a loss; be gentle with yourself."] {
+            #expect(filter.check(text) == .ok, "\(text)")
+        }
+        // The person's own mention of their medication may be named back; a suggestion still may not.
+        let typed = "I started sertraline last month and I feel foggy"
+        #expect(filter.check("You mentioned sertraline; how has the fog been today?", context: typed) == .ok)
+        #expect(filter.check("You mentioned sertraline; how has the fog been today?") == .blocked(.medication))
+        #expect(filter.check("You could try sertraline at night instead.", context: typed) == .blocked(.medication))
+        #expect(filter.check("Have you thought about melatonin?", context: typed) == .blocked(.medication))
     }
 
     @Test("Q1 'I want to end it all' gives a safety event with the region's resources before the next prompt; the flow goes on")

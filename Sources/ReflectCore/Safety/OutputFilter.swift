@@ -1,17 +1,26 @@
 import Foundation
 
 /// Checks generated text (coach replies, feedback) before anyone sees it:
-/// no personal data, no medical claims. A blocked text is replaced by a
-/// safe fallback by the caller, and the reason is recorded.
+/// no personal data, no medical claims. A blocked text is replaced by the
+/// caller (``Reason/isMedical``: the locale's medical line, else the safety
+/// fallback), and the reason is recorded.
 ///
 /// - PII: e-mail addresses; phone numbers (7–15 digits) except the crisis
-///   lines of the locale's resources; US social security numbers
-///   (ddd-dd-dddd); card numbers (13–19 digits passing the Luhn check).
-///   Dates and times are not phone numbers.
-/// - Medical boundary: the locale's `medical.diagnosis` and
-///   `medical.medication` phrases ("you have depression", "you should take
-///   sertraline"), written with condition and medication slots so that
-///   "you have the strength" or "you should take a walk" pass.
+///   lines and helplines of the locale's resources; US social security
+///   numbers (ddd-dd-dddd); card numbers (13–19 digits passing the Luhn
+///   check). Dates and times are not phone numbers.
+/// - Medical boundary, from the locale's `medical` lists:
+///   - `diagnosis`: diagnosing or labelling in the second person ("you
+///     suffer from {condition}", "your diagnosis is", "I diagnose you with"),
+///     telling someone to get diagnosed with a named condition;
+///   - `medication`: suggesting, dosing or stopping medication ("have you
+///     considered medication", "a doctor might prescribe", "you should take
+///     {medication}");
+///   - `naming`: naming a drug at all ("sertraline can take the edge off").
+///     A drug the person named in what they typed (`context`) may be named
+///     back ("you mentioned your sertraline"); a suggestion still is not.
+///   Written with condition and medication slots, so "you have the
+///   strength", "you should take a walk" and "a therapist could help" pass.
 public struct OutputFilter: Sendable {
     public enum Reason: String, Sendable, Equatable, CaseIterable {
         case email = "pii.email"
@@ -20,6 +29,10 @@ public struct OutputFilter: Sendable {
         case card = "pii.card"
         case diagnosis = "medical.diagnosis"
         case medication = "medical.medication"
+
+        /// Whether the text crossed the medical boundary (replaced by the
+        /// medical line of the generation spec, §6).
+        public var isMedical: Bool { self == .diagnosis || self == .medication }
     }
 
     public enum Verdict: Sendable, Equatable {
@@ -27,8 +40,15 @@ public struct OutputFilter: Sendable {
         case blocked(Reason)
     }
 
+    /// The kinds of a locale's `medical` lists.
+    enum Kind: String, CaseIterable {
+        case diagnosis, medication, naming
+
+        var reason: Reason { self == .diagnosis ? .diagnosis : .medication }
+    }
+
     /// Medical phrases per locale, each in its own mode.
-    private let medical: [(matcher: PhraseMatcher, kinds: [Reason])]
+    private let medical: [(matcher: PhraseMatcher, kinds: [Kind])]
     /// Digits of numbers that may appear (crisis lines).
     private let allowedNumbers: Set<String>
 
@@ -36,15 +56,13 @@ public struct OutputFilter: Sendable {
         try self.init(layers: [(data, mode)], allowedNumbers: allowedNumbers)
     }
 
-    private static let kinds: [(String, Reason)] = [("diagnosis", .diagnosis), ("medication", .medication)]
-
     public init(layers: [(data: SafetyData, mode: PhraseMatcher.Mode)], allowedNumbers: [String] = []) throws(LexiconError) {
-        var medical: [(PhraseMatcher, [Reason])] = []
+        var medical: [(PhraseMatcher, [Kind])] = []
         for (data, mode) in layers {
             let present = try OutputFilter.medicalKinds(of: data)
             guard !present.isEmpty else { continue }
-            medical.append((try PhraseMatcher(PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots), mode: mode),
-                            present.map(\.1)))
+            medical.append((try PhraseMatcher(PhraseLexicon(priority: present.map(\.rawValue), phrases: data.medical, slots: data.slots), mode: mode),
+                            present))
         }
         self.medical = medical
         self.allowedNumbers = Set(allowedNumbers.map { $0.filter(\.isNumber) }.filter { !$0.isEmpty })
@@ -54,14 +72,15 @@ public struct OutputFilter: Sendable {
     /// without building one (see ``SafetyGate/validate(_:)``).
     public static func validate(_ data: SafetyData) throws(LexiconError) {
         let present = try medicalKinds(of: data)
-        try PhraseLexicon(priority: present.map(\.0), phrases: data.medical, slots: data.slots).validate()
+        try PhraseLexicon(priority: present.map(\.rawValue), phrases: data.medical, slots: data.slots).validate()
     }
 
-    private static func medicalKinds(of data: SafetyData) throws(LexiconError) -> [(String, Reason)] {
-        for name in data.medical.keys where !kinds.contains(where: { $0.0 == name }) {
-            throw LexiconError(category: name, phrase: "", reason: "not a medical kind (diagnosis, medication)")
+    private static func medicalKinds(of data: SafetyData) throws(LexiconError) -> [Kind] {
+        for name in data.medical.keys where Kind(rawValue: name) == nil {
+            throw LexiconError(category: name, phrase: "", reason: "not a medical kind ("
+                + Kind.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
-        return kinds.filter { !(data.medical[$0.0] ?? []).isEmpty }
+        return Kind.allCases.filter { !(data.medical[$0.rawValue] ?? []).isEmpty }
     }
 
     /// Digits of every number in `lines` (to allow a locale's crisis lines).
@@ -69,7 +88,10 @@ public struct OutputFilter: Sendable {
         lines.flatMap { OutputFilter.numberRuns(in: $0).map(\.digits) }
     }
 
-    public func check(_ original: String) -> Verdict {
+    /// The verdict on generated text `original`. `context` is what the
+    /// person typed (may be empty): a drug they named there may be named
+    /// back. Linear in the length of both.
+    public func check(_ original: String, context: String = "") -> Verdict {
         // Full-width digits and hyphens (０９０－１２３４) are numbers too.
         let text = original.precomposedStringWithCompatibilityMapping
         if OutputFilter.containsEmail(text) { return .blocked(.email) }
@@ -81,8 +103,26 @@ public struct OutputFilter: Sendable {
             }
         }
         var found: Reason?
+        let bytes = TextNormalizer.bytes(text)
+        let said = context.isEmpty ? [] : TextNormalizer.bytes(context)
         for layer in medical {
-            if let i = layer.matcher.match(text), found == nil || layer.kinds[i] == .diagnosis { found = layer.kinds[i] }
+            bytes.withUnsafeBufferPointer { t in
+                var named: Set<ArraySlice<UInt8>>?
+                for o in layer.matcher.occurrences(normalized: t) {
+                    let kind = layer.kinds[o.category]
+                    if kind == .naming {
+                        // The person's own mention: the same list over what they typed.
+                        if named == nil {
+                            named = said.withUnsafeBufferPointer { c in
+                                Set(layer.matcher.occurrences(normalized: c).filter { layer.kinds[$0.category] == .naming }
+                                    .map { said[$0.start..<$0.end] })
+                            }
+                        }
+                        if named?.contains(bytes[o.start..<o.end]) == true { continue }
+                    }
+                    if found == nil || kind == .diagnosis { found = kind.reason }
+                }
+            }
         }
         return found.map { .blocked($0) } ?? .ok
     }

@@ -14,28 +14,40 @@ public struct SafetyData: Sendable, Equatable {
     /// Output filter: medical-boundary phrases by kind (`diagnosis`, `medication`).
     public var medical: [String: [String]]
     /// Crisis resources by region (`US`, `DE`, …, and `default`), one line each.
+    /// Shown for every category.
     public var resources: [String: [String]]
+    /// Topic helplines by category and region (domestic-violence lines for
+    /// `abuse`, drug and alcohol lines for `substance_abuse`), shown before
+    /// the crisis lines of ``resources``.
+    public var helplines: [SafetyCategory: [String: [String]]]
     /// The region assumed for this locale when none is given.
     public var defaultRegion: String?
 
     public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
-                medical: [String: [String]] = [:], resources: [String: [String]] = [:], defaultRegion: String? = nil) {
+                medical: [String: [String]] = [:], resources: [String: [String]] = [:],
+                helplines: [SafetyCategory: [String: [String]]] = [:], defaultRegion: String? = nil) {
         self.phrases = phrases
         self.slots = slots
         self.benign = benign
         self.negations = negations
         self.medical = medical
         self.resources = resources
+        self.helplines = helplines
         self.defaultRegion = defaultRegion
     }
 }
 
-/// What a person's words may signal, most urgent first.
+/// What a person's words may signal, most urgent first. The raw values are
+/// the names used in locale files, the `safety` event, the stored flag and
+/// `reflect safety` output.
 public enum SafetyCategory: String, Sendable, Codable, CaseIterable {
     case suicide
     case selfHarm = "self_harm"
     case crisis
+    /// Being hurt, threatened or controlled by a partner or family member;
+    /// not safe at home.
     case abuse
+    /// Overdose, using to cope or to stop feeling, withdrawal.
     case substanceAbuse = "substance_abuse"
 }
 

@@ -20,6 +20,10 @@ import Foundation
 /// text still does. Third-person intent ("my friend wants to kill himself")
 /// is in the lists on purpose: the person may need the resources to help.
 /// The most urgent category found wins (``SafetyCategory`` order).
+///
+/// A phrase written with ` ... ` ("{abuser} ... {hit_past}") is a proximity
+/// rule (``NearRules``): its two sides in that order, in one clause, a few
+/// words apart.
 public struct SafetyGate: Sendable {
     /// One locale's lists, matched in that locale's mode (a Japanese
     /// substring list never makes English phrases match inside words).
@@ -31,6 +35,8 @@ public struct SafetyGate: Sendable {
         let negation: PhraseMatcher?
         let negationSqueezed: PhraseMatcher?
         let categories: [SafetyCategory]
+        /// Proximity rules (`"{abuser} ... {hit}"`), nil when the locale has none.
+        let near: NearRules?
     }
 
     private let layers: [Layer]
@@ -55,7 +61,9 @@ public struct SafetyGate: Sendable {
     /// file when it is read.
     public static func validate(_ data: SafetyData) throws(LexiconError) {
         let categories = try categories(of: data)
-        try PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots).validate()
+        let (plain, rules) = try NearRules.split(data.phrases)
+        try PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots).validate()
+        try NearRules.validate(rules, slots: data.slots)
         for words in [data.benign, data.negations] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
         }
@@ -66,12 +74,14 @@ public struct SafetyGate: Sendable {
             throw LexiconError(category: name, phrase: "", reason: "not a safety category (expected one of "
                 + SafetyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
         }
-        return SafetyCategory.allCases.filter { !(data.phrases[$0.rawValue] ?? []).isEmpty }
+        let plain = try NearRules.split(data.phrases).plain
+        return SafetyCategory.allCases.filter { !(plain[$0.rawValue] ?? []).isEmpty }
     }
 
     static func layer(_ data: SafetyData, mode: PhraseMatcher.Mode) throws(LexiconError) -> Layer {
         let categories = try categories(of: data)
-        let lexicon = PhraseLexicon(priority: categories.map(\.rawValue), phrases: data.phrases, slots: data.slots)
+        let (plain, rules) = try NearRules.split(data.phrases)
+        let lexicon = PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots)
         var squeezedPhrases: [String: [String]] = [:]
         // Phrases go through the same steps as text: normalise, then squeeze
         // ("idées" → "idees" → "ides" on both sides).
@@ -89,7 +99,7 @@ public struct SafetyGate: Sendable {
                      squeezed: try PhraseMatcher(PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases), mode: mode),
                      benignPlain: try list(data.benign, squeeze: false), benignSqueezed: try list(data.benign, squeeze: true),
                      negation: try list(data.negations, squeeze: false), negationSqueezed: try list(data.negations, squeeze: true),
-                     categories: categories)
+                     categories: categories, near: try NearRules(rules, slots: data.slots, mode: mode))
     }
 
     public func check(_ text: String) -> SafetyVerdict {
@@ -118,6 +128,10 @@ public struct SafetyGate: Sendable {
                         if let best, best <= rank { continue }
                         if let negation, SafetyGate.negated(before: o.start, in: view, by: negation) { continue }
                         best = rank
+                    }
+                    for category in layer.near?.matches(in: view, squeezed: squeezed, negation: negation) ?? [] {
+                        guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
+                        if best.map({ rank < $0 }) ?? true { best = rank }
                     }
                 }
             }

@@ -43,7 +43,9 @@ public struct Language: Sendable {
         // One layer per locale of the chain (the person's language and
         // English: people mix English in), each with its own lists and mode.
         let layers = chain.compactMap { locale in locale.safety.map { (data: $0, mode: locale.matching) } }
-        let numbers = OutputFilter.numbers(in: chain.compactMap(\.safety).flatMap { $0.resources.values.flatMap { $0 } })
+        let numbers = OutputFilter.numbers(in: chain.compactMap(\.safety).flatMap { data in
+            data.resources.values.flatMap { $0 } + data.helplines.values.flatMap { $0.values.flatMap { $0 } }
+        })
         do {
             safety = try SafetyGate(layers: layers.isEmpty ? [(SafetyData(), .wordBoundary)] : layers)
             outputFilter = try OutputFilter(layers: layers, allowedNumbers: numbers)
@@ -69,6 +71,31 @@ public struct Language: Sendable {
         return []
     }
 
+    /// What a `category` notice lists for `region`: the category's topic
+    /// helplines (domestic-violence lines for `abuse`, drug and alcohol lines
+    /// for `substance_abuse`; looked up like the crisis lines, region then
+    /// `default`, most specific locale first), then the crisis lines of
+    /// ``resources(for:)``. Categories without helplines get the crisis lines.
+    public func resources(for region: String, category: SafetyCategory) -> [String] {
+        var topic: [String] = []
+        lookup: for key in [region, "default"] {
+            for locale in localizer.chain {
+                if let r = locale.safety?.helplines[category]?[key], !r.isEmpty {
+                    topic = r
+                    break lookup
+                }
+            }
+        }
+        let crisis = resources(for: region)
+        return topic + crisis.filter { !topic.contains($0) }
+    }
+
+    /// The warm message of a `category` notice: `safety.message.<category>`
+    /// when the chain has it, else `safety.message`.
+    public func safetyMessage(for category: SafetyCategory) -> String? {
+        localizer.string("safety.message.\(category.rawValue)") ?? localizer.string("safety.message")
+    }
+
     /// A language with no locale files at all (flows with literal texts).
     public static let none: Language = {
         do { return try Language(chain: []) } catch { preconditionFailure("an empty chain cannot fail") }
@@ -84,13 +111,20 @@ public struct ScreenedText: Sendable, Equatable {
 
 extension Language {
     /// Passes generated text (coach replies, feedback, personality lines)
-    /// through the output filter; a blocked text becomes the locale's
-    /// `safety.fallback` line, and the reason is returned for the caller to
-    /// record.
-    public func screen(generated text: String) -> ScreenedText {
-        switch outputFilter.check(text) {
+    /// through the output filter; a blocked text is replaced and the reason
+    /// is returned for the caller to record. A medical block becomes the
+    /// locale's `safety.medical` line ("I can't provide medical advice.
+    /// Please consult a licensed professional.", generation spec §6); any
+    /// other block the `safety.fallback` line. `context` is what the person
+    /// typed: a medication they named themselves may be named back.
+    public func screen(generated text: String, context: String = "") -> ScreenedText {
+        switch outputFilter.check(text, context: context) {
         case .ok:
             return ScreenedText(text: text, blocked: nil)
+        case .blocked(let reason) where reason.isMedical:
+            return ScreenedText(text: localizer.string("safety.medical")
+                                    ?? "I can't provide medical advice. Please consult a licensed professional.",
+                                blocked: reason)
         case .blocked(let reason):
             return ScreenedText(text: localizer.string("safety.fallback") ?? "I'm here with you. Let's take this one step at a time.",
                                 blocked: reason)

@@ -153,8 +153,16 @@ enum LocaleFile {
             case "negations": d.negations = try doc.strings(value, "safety.negations")
             case "medical": d.medical = try lists(value, "safety.medical")
             case "resources": d.resources = try lists(value, "safety.resources")
+            case "helplines":
+                for (name, nameNode, regions) in try doc.mapping(value, "safety.helplines") {
+                    guard let category = SafetyCategory(rawValue: name) else {
+                        throw doc.fail(nameNode, "safety.helplines: '\(name)' is not a safety category (expected one of "
+                            + SafetyCategory.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+                    }
+                    d.helplines[category] = try lists(regions, "safety.helplines.\(name)")
+                }
             default:
-                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, medical, resources)")
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, medical, resources, helplines)")
             }
         }
         do {

@@ -46,6 +46,14 @@ enum LocaleWriter {
                 out.append("  \(name):")
                 for (k, items) in map.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(items))") }
             }
+            if !v.helplines.isEmpty {
+                out.append("  helplines:")
+                for category in SafetyCategory.allCases {
+                    guard let map = v.helplines[category], !map.isEmpty else { continue }
+                    out.append("    \(category.rawValue):")
+                    for (k, items) in map.sorted(by: { $0.key < $1.key }) { out.append("      \(k): \(list(items))") }
+                }
+            }
             if !v.benign.isEmpty { out.append("  benign: \(list(v.benign))") }
             if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
         }

@@ -253,9 +253,9 @@ public final class FlowSession {
 
     private func notice(_ category: SafetyCategory, step: StepID) -> SafetyNotice {
         SafetyNotice(step: step, category: category,
-                     text: message("safety.message", "It sounds like you are carrying something very heavy right now. "
-                         + "You don't have to face it alone: the people at these lines are there to listen, any time.", key: true),
-                     resources: language.resources(for: region), region: region,
+                     text: language.safetyMessage(for: category) ?? "It sounds like you are carrying something very heavy right now. "
+                         + "You don't have to face it alone: the people at these lines are there to listen, any time.",
+                     resources: language.resources(for: region, category: category), region: region,
                      pause: message("safety.pause", "Would you like to pause here? Your answers are saved, and you can come back whenever you want.", key: true))
     }
 
