@@ -41,7 +41,7 @@ struct Dev: ParsableCommand {
             var line: String?
             while true {
                 if stdinReady(timeout: interval) {
-                    line = input.readLine()
+                    line = input.readText()
                     if line == nil { return }
                     break
                 }

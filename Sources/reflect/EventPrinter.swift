@@ -46,7 +46,7 @@ final class EventPrinter {
     /// when it is known (Enter = `defaultYes`).
     func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
         write(question)
-        let typed = input.readLine() ?? ""
+        let typed = input.readText() ?? ""
         if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
         return (localizer?.answerWords ?? AnswerWords.english).boolean(typed) ?? false
     }

@@ -125,6 +125,11 @@ struct Export: ParsableCommand {
         let store = try storeOptions.open(.readOnly)
         let doc: ExportDocument
         do { doc = try store.export(at: FlowClock.system().iso8601) } catch { throw failStore(error) }
+        // Rows that could not be read are left out of the export and named
+        // here (and in the JSON's `problems`); everything else is exported.
+        for problem in doc.problems ?? [] {
+            FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
+        }
         let data: Data
         switch format {
         case .json:

@@ -21,7 +21,10 @@ struct PromptShapeValidateTests {
     func text() {
         let shape = PromptShape(kind: .text)
         #expect(value(shape.validate(.text("I missed the bus"))) == .text("I missed the bus"))
-        #expect(value(shape.validate(.text(""))) == .text(""))
+        #expect(value(PromptShape(kind: .text, required: false).validate(.text(""))) == .text(""))
+        // Required: blank text and a NUL are refused (issue 12, items 6 and 9).
+        for blank in ["", "   ", "\t\n", "\u{3000}", "\u{200B}"] { #expect(code(shape.validate(.text(blank))) == "required") }
+        #expect(code(shape.validate(.text("a\u{0}b"))) == "nul")
         let max = String(repeating: "é", count: SessionSave.maxTextBytes / 2) // 2 bytes each
         #expect(value(shape.validate(.text(max))) == .text(max))
         #expect(code(shape.validate(.text(max + "a"))) == "too_long")

@@ -102,12 +102,18 @@ struct PromptKindsTests {
 
     @Test("an empty referenced answer falls back to the step's static text")
     func staticFallback() throws {
-        let session = try FlowSession.open(try FlowCatalog(root: ContentRoot(repositoryRoot)).source(for: "reflection.negative"),
-                                           language: try english(), options: options())
-        try session.answer(.number(6), .text("   "))
+        // Blank text no longer answers a required question (issue 12, item 9),
+        // but a save from before may hold blank answers.
+        let source = try FlowCatalog(root: ContentRoot(repositoryRoot)).source(for: "reflection.negative")
+        let fresh = try FlowSession.open(source, language: try english(), options: options())
+        try fresh.answer(.number(6))
+        var save = fresh.save
+        save.answers.append(RecordedAnswer(step: "situation", value: .text("   ")))
+        let session = try FlowSession.open(source, language: try english(), options: options(), resuming: save)
         #expect(session.current?.text == "What thought kept coming back about it?")
-        try session.answer(.text(""))
-        #expect(session.current?.text == "If a good friend had this thought, what would you want them to consider?")
+        save.answers.append(RecordedAnswer(step: "thought", value: .text("")))
+        let later = try FlowSession.open(source, language: try english(), options: options(), resuming: save)
+        #expect(later.current?.text == "If a good friend had this thought, what would you want them to consider?")
 
         // A bare non-answer is not quoted back either.
         let idk = try FlowSession.open(try FlowCatalog(root: ContentRoot(repositoryRoot)).source(for: "reflection.negative"),

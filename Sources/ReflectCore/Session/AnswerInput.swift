@@ -63,7 +63,8 @@ public struct PromptShape: Sendable, Equatable {
     /// Validates an answer (commands other than `skip` are handled by the
     /// session, not here).
     ///
-    /// Text takes any string up to ``SessionSave/maxTextBytes``; intensity a
+    /// Text takes any string up to ``SessionSave/maxTextBytes`` without a
+    /// NUL, and not only blanks when required; intensity a
     /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
     /// 7.5 do not); yes/no a boolean or the language's yes/no words; a choice a known option
     /// id (or its 1-based number as text); multi-choice distinct known ids;
@@ -79,6 +80,14 @@ public struct PromptShape: Sendable, Equatable {
         case (.text, .text(let s)):
             guard s.utf8.count <= SessionSave.maxTextBytes else {
                 return .failure(InvalidAnswer("too_long", "That is longer than \(SessionSave.maxTextBytes) bytes; please shorten it."))
+            }
+            // A NUL cannot be stored whole nor quoted into a later question.
+            guard !s.utf8.contains(0) else {
+                return .failure(InvalidAnswer("nul", "That contains a NUL character (U+0000), which cannot be kept; please retype it."))
+            }
+            // Blank text does not answer a required question.
+            if required, s.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+                return .failure(InvalidAnswer("required", "This question needs an answer."))
             }
             return .success(.text(s))
         case (.text, _):
