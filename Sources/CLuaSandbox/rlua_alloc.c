@@ -1,6 +1,10 @@
 /* The capped allocator: every byte a state holds is counted against
  * limits.memory_bytes. A refused growth makes Lua raise a memory error
- * (after its own emergency collection); shrinking and freeing always work. */
+ * (after its own emergency collection); shrinking and freeing always work.
+ *
+ * Growth is also charged to the running call's budget (rlua_charge_alloc),
+ * and once that budget has tripped every growth is refused until the call
+ * ends: work that allocates cannot continue between two hook checks. */
 #include <stdlib.h>
 #include "rlua_internal.h"
 
@@ -13,9 +17,14 @@ void *rlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         c->mem_used -= old;
         return NULL;
     }
-    if (nsize > old && c->mem_used - old + nsize > c->limits.memory_bytes) {
-        c->mem_refused = 1;
-        return NULL;
+    if (nsize > old) {
+        if (c->mem_used - old + nsize > c->limits.memory_bytes) {
+            c->mem_refused = 1;
+            return NULL;
+        }
+        rlua_charge_alloc(c, nsize - old);
+        if (c->trip != TRIP_NONE && c->depth > 0)
+            return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (p == NULL)

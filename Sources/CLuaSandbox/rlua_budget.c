@@ -21,6 +21,7 @@ void rlua_entry_begin(rlua_control *c, lua_State *L) {
     c->trip = atomic_load(&c->cancel) ? TRIP_CANCELLED : TRIP_NONE;
     c->value_error = 0;
     c->mem_refused = 0;
+    c->alloc_since_check = 0;
     rlua_error_clear(&c->limit_error);
     /* Re-arming also resets this thread's count, and undoes the
      * every-instruction mode a previous trip may have left on it. */
@@ -48,13 +49,20 @@ static void trip_text(rlua_control *c, char *what, size_t size) {
     }
 }
 
-/* Raises `what` at the position of the instruction about to run. */
+void rlua_trip_message(rlua_control *c, char *what, size_t size) { trip_text(c, what, size); }
+
+/* Raises `what` at the position of the instruction about to run (a hook), or
+ * at the Lua line that called the running C function (ar == NULL). */
 static int raise_at(lua_State *L, lua_Debug *ar, const char *what) {
     if (ar != NULL && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         const char *src = ar->source;
         if (src[0] == '=' || src[0] == '@')
             src++;
         lua_pushfstring(L, "%s:%d: %s", src, ar->currentline, what);
+    } else if (ar == NULL) {
+        luaL_where(L, 1);
+        lua_pushstring(L, what);
+        lua_concat(L, 2);
     } else {
         lua_pushstring(L, what);
     }
@@ -65,6 +73,33 @@ int rlua_raise_trip(lua_State *L, lua_Debug *ar) {
     char what[160];
     trip_text(rlua_ctl(L), what, sizeof what);
     return raise_at(L, ar, what);
+}
+
+/* Decides whether the running call's budget is spent. The clock is read only
+ * when asked (it costs more than the rest together). */
+static int budget_spent(rlua_control *c, int read_clock) {
+    if (c->trip != TRIP_NONE)
+        return 1;
+    if (atomic_load(&c->cancel))
+        c->trip = TRIP_CANCELLED;
+    else if (c->instr_used > c->limits.instructions)
+        c->trip = TRIP_INSTRUCTIONS;
+    else if (read_clock && now_seconds() > c->deadline)
+        c->trip = TRIP_DEADLINE;
+    return c->trip != TRIP_NONE;
+}
+
+/* Remembers where the budget first ran out (once per call), makes the hook
+ * fire on every instruction of this thread, and raises. */
+static void trip_raise(rlua_control *c, lua_State *L, lua_Debug *ar) {
+    if (c->limit_error.message[0] == '\0') {
+        char what[160];
+        trip_text(c, what, sizeof what);
+        rlua_error_set(&c->limit_error, "%s", what);
+        rlua_error_from_thread_frames(L, 0, &c->limit_error);
+    }
+    lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
+    rlua_raise_trip(L, ar);
 }
 
 void rlua_hook(lua_State *L, lua_Debug *ar) {
@@ -81,20 +116,43 @@ void rlua_hook(lua_State *L, lua_Debug *ar) {
             }
         }
         c->instr_used += (uint64_t)c->limits.hook_interval;
-        if (atomic_load(&c->cancel))
-            c->trip = TRIP_CANCELLED;
-        else if (c->instr_used > c->limits.instructions)
-            c->trip = TRIP_INSTRUCTIONS;
-        else if (now_seconds() > c->deadline)
-            c->trip = TRIP_DEADLINE;
-        else
+        if (!budget_spent(c, 1))
             return;
-        /* First trip of this call: remember where, for the final report. */
-        char what[160];
-        trip_text(c, what, sizeof what);
-        rlua_error_set(&c->limit_error, "%s", what);
-        rlua_error_from_thread_frames(L, 0, &c->limit_error);
     }
-    lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
-    rlua_raise_trip(L, ar);
+    trip_raise(c, L, ar);
+}
+
+/* The clock is read each time the charged work crosses this many units. */
+#define CLOCK_EVERY 4096u
+
+void rlua_charge(lua_State *L, uint64_t units) {
+    rlua_control *c = rlua_ctl(L);
+    if (c->depth == 0)
+        return;
+    uint64_t before = c->instr_used;
+    c->instr_used += units;
+    if (budget_spent(c, before / CLOCK_EVERY != c->instr_used / CLOCK_EVERY))
+        trip_raise(c, L, NULL);
+}
+
+void rlua_charge_timed(lua_State *L, uint64_t units) {
+    rlua_control *c = rlua_ctl(L);
+    if (c->depth == 0)
+        return;
+    c->instr_used += units;
+    if (budget_spent(c, 1))
+        trip_raise(c, L, NULL);
+}
+
+/* Allocation is charged by the byte, so that work the VM does in one
+ * instruction (a concatenation of two large strings) is not free. */
+void rlua_charge_alloc(rlua_control *c, size_t bytes) {
+    if (c->depth == 0 || c->trip != TRIP_NONE)
+        return;
+    c->alloc_since_check += bytes;
+    c->instr_used += bytes / RLUA_BYTES_PER_UNIT;
+    int read_clock = c->alloc_since_check >= ((size_t)1 << 20);
+    if (read_clock)
+        c->alloc_since_check = 0;
+    budget_spent(c, read_clock);
 }

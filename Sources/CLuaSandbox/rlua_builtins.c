@@ -1,11 +1,16 @@
 /* The base library as flows see it: an allow-list of the harmless base
  * functions plus wrapped versions of the dangerous ones. Removed entirely:
- * dofile, loadfile, warn, and the real collectgarbage. */
+ * dofile, loadfile, warn and collectgarbage. setmetatable is the sealing one
+ * of rlua_metatables.c; pairs, next and tostring come from
+ * rlua_determinism.c. */
 #include <string.h>
 #include "rlua_internal.h"
 
 /* load(text [, name [, mode [, env]]]): text only, into the caller's own
- * environment. Returns nil plus a message on failure, as Lua's load does. */
+ * environment. Returns nil plus a message on failure, as Lua's load does.
+ * The chunk is named after the flow file whose environment it runs in
+ * ("flows/x.lua(load name)"): loaded text can never pass itself off as
+ * another file in an error. Upvalues: the environment, the owner's name. */
 int rlua_load_in_env(lua_State *L) {
     if (lua_type(L, 1) != LUA_TSTRING)
         return luaL_error(L, "load: flows may only load source text (a string)");
@@ -16,8 +21,18 @@ int rlua_load_in_env(lua_State *L) {
         return luaL_error(L, "load: binary chunks are not allowed (mode must be \"t\")");
     if (!lua_isnoneornil(L, 4))
         return luaL_error(L, "load: a custom environment is not allowed in flows");
-    const char *name = luaL_optstring(L, 2, "(load)");
-    lua_pushfstring(L, "=%s", name);
+    size_t given_len;
+    const char *given = luaL_optlstring(L, 2, "", &given_len);
+    char name[48];
+    size_t k = 0;
+    for (size_t i = 0; i < given_len && k + 1 < sizeof name; i++) {
+        unsigned char ch = (unsigned char)given[i];
+        int plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+                    ch == '_' || ch == '-' || ch == '.';
+        name[k++] = plain ? (char)ch : '_';
+    }
+    name[k] = '\0';
+    lua_pushfstring(L, "=%s(load%s%s)", lua_tostring(L, lua_upvalueindex(2)), k ? " " : "", name);
     int status = luaL_loadbufferx(L, src, len, lua_tostring(L, -1), "t");
     if (status != LUA_OK) {
         luaL_pushfail(L);
@@ -26,26 +41,6 @@ int rlua_load_in_env(lua_State *L) {
     }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_setupvalue(L, -2, 1);
-    return 1;
-}
-
-static int sb_setmetatable(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    int t = lua_type(L, 2);
-    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
-    if (t == LUA_TTABLE && lua_rawgetp(L, 2, &RLUA_KEY_PROTECTED) != LUA_TNIL)
-        return luaL_error(L, "setmetatable: this metatable belongs to the host");
-    if (t == LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_pushliteral(L, "__gc");
-        if (lua_rawget(L, 2) != LUA_TNIL) /* raw, as Lua itself reads it */
-            return luaL_error(L, "setmetatable: '__gc' finalizers are not allowed in flows");
-        lua_pop(L, 1);
-    }
-    if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL)
-        return luaL_error(L, "cannot change a protected metatable");
-    lua_settop(L, 2);
-    lua_setmetatable(L, 1);
     return 1;
 }
 
@@ -74,7 +69,7 @@ static int sb_print(lua_State *L) {
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (int i = 1; i <= n; i++) {
-        luaL_tolstring(L, i, NULL);
+        rlua_push_tostring(L, i);
         if (i > 1)
             luaL_addchar(&b, '\t');
         luaL_addvalue(&b);
@@ -83,24 +78,20 @@ static int sb_print(lua_State *L) {
     if (c->print) {
         size_t len;
         const char *s = lua_tolstring(L, -1, &len);
+        if (len > RLUA_PRINT_MAX) { /* cut at a character boundary */
+            len = RLUA_PRINT_MAX;
+            while (len > 0 && ((unsigned char)s[len] & 0xC0) == 0x80)
+                len--;
+        }
         c->print(c->host_ctx, s, len);
     }
     return 0;
 }
 
-static int sb_collectgarbage(lua_State *L) {
-    const char *opt = luaL_optstring(L, 1, "count");
-    if (strcmp(opt, "count") != 0)
-        return luaL_error(L, "collectgarbage: only \"count\" is available in flows");
-    int kb = lua_gc(L, LUA_GCCOUNT, 0), b = lua_gc(L, LUA_GCCOUNTB, 0);
-    lua_pushnumber(L, (lua_Number)kb + (lua_Number)b / 1024.0);
-    return 1;
-}
-
 /* Harmless base functions, copied from Lua's own base library. */
 static const char *const allowed[] = {
-    "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "rawequal",
-    "rawget", "rawlen", "select", "tonumber", "tostring", "type", "xpcall", "_VERSION", NULL,
+    "assert", "error", "getmetatable", "ipairs", "pcall", "rawequal",
+    "rawget", "rawlen", "select", "tonumber", "type", "xpcall", "_VERSION", NULL,
 };
 
 void rlua_builtins_install(lua_State *L, int template_idx) {
@@ -110,15 +101,22 @@ void rlua_builtins_install(lua_State *L, int template_idx) {
         lua_setfield(L, template_idx, *name);
     }
     static const luaL_Reg wrapped[] = {
-        { "setmetatable", sb_setmetatable },
+        { "setmetatable", rlua_setmetatable },
         { "rawset", sb_rawset },
         { "require", sb_require },
         { "print", sb_print },
-        { "collectgarbage", sb_collectgarbage },
         { NULL, NULL },
     };
     for (const luaL_Reg *r = wrapped; r->name; r++) {
         lua_pushcfunction(L, r->func);
         lua_setfield(L, template_idx, r->name);
     }
+    /* tonumber parses its whole argument in C: charged like the string functions. */
+    lua_createtable(L, 0, 1);
+    lua_getfield(L, template_idx, "tonumber");
+    lua_setfield(L, -2, "tonumber");
+    rlua_charge_library(L, -1);
+    lua_getfield(L, -1, "tonumber");
+    lua_setfield(L, template_idx, "tonumber");
+    lua_pop(L, 1);
 }

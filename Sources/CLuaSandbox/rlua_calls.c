@@ -39,21 +39,9 @@ static int p_call(lua_State *L) {
     return 0;
 }
 
-static int p_decode(lua_State *L) {
-    crossing *x = rlua_take_ud(L);
-    x->nresults = rlua_decode(L, x->args, x->len);
-    return x->nresults;
-}
-
-static int p_encode_top(lua_State *L) {
-    crossing *x = rlua_take_ud(L);
-    encode_results(L, 1, x->nresults);
-    return 0;
-}
-
 static int p_make_env(lua_State *L) {
     crossing *x = rlua_take_ud(L); /* the chunk is now on top */
-    rlua_env_push_new(L);
+    rlua_env_push_new(L, x->name);
     lua_setupvalue(L, -2, 1);
     x->handle = rlua_handle_store(L, -1);
     return 0;
@@ -89,6 +77,7 @@ int32_t rlua_load(lua_State *L, const char *src, size_t len, const char *name, i
             snprintf(c->error.chunk, sizeof c->error.chunk, "%s", name);
     } else {
         crossing x = { 0 };
+        x.name = name;
         status = rlua_protect(L, p_make_env, &x, 1, 0);
         *out = x.handle;
     }
@@ -150,6 +139,45 @@ int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
     }
 }
 
+/* The whole resume runs inside a protected call on the main thread: Lua
+ * 5.4.4 can raise on the coroutine after its own protection has ended (a
+ * message it creates while recording the error, "error in error handling",
+ * or a resume error), and such an error is forwarded to the main thread's
+ * handler, which would be the panic function if there were none. */
+typedef struct resume_crossing {
+    crossing x;
+    lua_State *co;
+    int status; /* what lua_resume answered */
+} resume_crossing;
+
+static int p_resume(lua_State *L) {
+    resume_crossing *r = rlua_take_ud(L);
+    rlua_control *c = rlua_ctl(L);
+    lua_State *co = r->co;
+    int base = lua_gettop(L);
+    int n = rlua_decode(L, r->x.args, r->x.len);
+    if (!lua_checkstack(co, n + LUA_MINSTACK))
+        return luaL_error(L, "too many values to resume with");
+    lua_xmove(L, co, n);
+    int nres = 0;
+    r->status = lua_resume(co, L, n, &nres);
+    if (r->status == LUA_OK || r->status == LUA_YIELD) {
+        luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
+        lua_xmove(co, L, nres);
+        encode_results(L, base + 1, nres);
+        return 0;
+    }
+    /* The coroutine's stack is left as it was: read the frames from it. */
+    if (r->status == LUA_ERRMEM && lua_type(co, -1) != LUA_TSTRING)
+        rlua_error_set(&c->error, "not enough memory");
+    else
+        rlua_error_from_thread(co, 0, -1, &c->error);
+    if (r->status == LUA_ERRMEM)
+        snprintf(c->error.message, sizeof c->error.message, "not enough memory");
+    lua_resetthread(co); /* closes what the coroutine left open, under the budget */
+    return 0;
+}
+
 int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
     rlua_control *c = rlua_ctl(L);
     int base = lua_gettop(L);
@@ -171,42 +199,10 @@ int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
     rlua_entry_begin(c, L);
     if (c->depth == 1)
         lua_sethook(co, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
-    crossing x = { args, len, h, 0, NULL, 0 };
-    int status = rlua_protect(L, p_decode, &x, 0, LUA_MULTRET);
-    if (status == LUA_OK) {
-        int n = lua_gettop(L) - base;
-        if (!lua_checkstack(co, n + LUA_MINSTACK)) {
-            lua_settop(L, base);
-            rlua_entry_end(c);
-            rlua_error_set(&c->error, "too many values to resume with");
-            return RLUA_E_MISUSE;
-        }
-        lua_xmove(L, co, n);
-        int nres = 0;
-        status = lua_resume(co, L, n, &nres);
-        if (status == LUA_OK || status == LUA_YIELD) {
-            int st2 = LUA_OK;
-            if (!lua_checkstack(L, nres + 4)) {
-                rlua_error_set(&c->error, "too many values returned by the coroutine");
-                st2 = LUA_ERRMEM;
-            } else {
-                lua_xmove(co, L, nres);
-                x.nresults = nres;
-                st2 = rlua_protect(L, p_encode_top, &x, nres, 0);
-            }
-            if (st2 != LUA_OK)
-                status = st2;
-        } else {
-            /* The coroutine's stack is left as it was: read the frames from it. */
-            if (status == LUA_ERRMEM && lua_type(co, -1) != LUA_TSTRING)
-                rlua_error_set(&c->error, "not enough memory");
-            else
-                rlua_error_from_thread(co, 0, -1, &c->error);
-            if (status == LUA_ERRMEM)
-                snprintf(c->error.message, sizeof c->error.message, "not enough memory");
-            lua_resetthread(co); /* closes pending to-be-closed variables, under the budget */
-        }
-    }
+    resume_crossing r = { { args, len, h, 0, NULL, 0 }, co, LUA_OK };
+    int status = rlua_protect(L, p_resume, &r, 0, 0);
+    if (status == LUA_OK)
+        status = r.status; /* the coroutine's own outcome; its error is already recorded */
     int32_t result = rlua_classify(c, status);
     if (result == RLUA_OK && status == LUA_YIELD)
         result = RLUA_YIELDED;
@@ -217,31 +213,57 @@ int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
 
 /* ---- host functions ---- */
 
+/* Releases the handles numbered first..last that the host did not retain:
+ * those made for one host call's arguments. */
+static void release_scoped(lua_State *L, int64_t first, int64_t last) {
+    if (first > last || !lua_checkstack(L, 2))
+        return;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
+    for (int64_t h = first; h <= last; h++) {
+        int kept = lua_rawgeti(L, -1, h) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (!kept)
+            rlua_release(L, h);
+    }
+    lua_pop(L, 1);
+}
+
 static int trampoline(lua_State *L) {
     rlua_control *c = rlua_ctl(L);
     int64_t id = (int64_t)lua_tointeger(L, lua_upvalueindex(1));
     const char *name = lua_tostring(L, lua_upvalueindex(2));
     int n = lua_gettop(L);
     int bad = 0;
+    /* Functions among the arguments get handles valid for this call only
+     * (unless the host retains them): a flow passing closures in a loop must
+     * not fill the handle table. */
+    int64_t first = c->next_handle + 1;
     const char *why = rlua_encode(L, 1, n, &bad);
-    if (why != NULL)
+    int64_t last = c->next_handle;
+    if (why != NULL) {
+        release_scoped(L, first, last);
         return luaL_error(L, "bad argument #%d to '%s' (%s)", bad, name, why);
+    }
     if (c->dispatch == NULL)
         return luaL_error(L, "host function '%s' is not available", name);
     const uint8_t *out = NULL;
     size_t out_len = 0;
     int32_t kind = c->dispatch(c->host_ctx, L, id, c->buf, c->buf_len, &out, &out_len);
     /* Back in C: from here on raising is safe again. */
-    if (c->trip != TRIP_NONE)
+    if (c->trip != TRIP_NONE) {
+        release_scoped(L, first, last);
         return rlua_raise_trip(L, NULL);
+    }
     switch (kind) {
     case RLUA_HOST_RETURN:
     case RLUA_HOST_YIELD: {
         lua_settop(L, 0);
-        int nres = rlua_decode(L, out, out_len);
+        int nres = rlua_decode(L, out, out_len); /* may name the argument handles: release after */
+        release_scoped(L, first, last);
         return kind == RLUA_HOST_YIELD ? lua_yield(L, nres) : nres;
     }
     default:
+        release_scoped(L, first, last);
         luaL_where(L, 1);
         lua_pushlstring(L, (const char *)out, out_len);
         lua_concat(L, 2);

@@ -15,7 +15,8 @@
 #include "rlua_internal.h"
 
 #define RLUA_PATH_MAX 256
-#define RLUA_BUF_MAX ((size_t)256 << 20)
+/* A crossing buffer larger than this is released at the next crossing. */
+#define RLUA_BUF_KEEP ((size_t)1 << 20)
 
 enum { T_NIL = 0, T_FALSE, T_TRUE, T_INT, T_DOUBLE, T_STRING, T_TABLE, T_HANDLE };
 
@@ -29,14 +30,17 @@ typedef struct enc {
 
 static int put(enc *e, const void *p, size_t n) {
     rlua_control *c = e->c;
+    /* The host's copy of one crossing may not exceed the session's own
+     * memory limit: a string referenced many times is copied each time, so
+     * without this a 4 MiB string in 60 fields would cost the host 240 MB. */
+    if (c->buf_len + n > c->limits.memory_bytes) {
+        e->err = "value too large to cross into the host (larger than the session's memory limit)";
+        return -1;
+    }
     if (c->buf_len + n > c->buf_cap) {
         size_t cap = c->buf_cap ? c->buf_cap : 256;
         while (cap < c->buf_len + n)
             cap *= 2;
-        if (cap > RLUA_BUF_MAX) {
-            e->err = "value too large to cross into the host";
-            return -1;
-        }
         uint8_t *nb = realloc(c->buf, cap);
         if (nb == NULL) {
             e->err = "out of memory while passing a value to the host";
@@ -80,6 +84,25 @@ int rlua_handle_push(lua_State *L, int64_t h) {
     return t;
 }
 
+static int p_retain(lua_State *L) {
+    int64_t *h = rlua_take_ud(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
+    lua_pushboolean(L, 1);
+    lua_rawseti(L, -2, *h);
+    return 0;
+}
+
+int32_t rlua_retain(lua_State *L, int64_t h) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, p_retain, &h, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}
+
 void rlua_release(lua_State *L, int64_t h) {
     if (!lua_checkstack(L, 4))
         return;
@@ -93,6 +116,10 @@ void rlua_release(lua_State *L, int64_t h) {
     } else {
         lua_pop(L, 1);
     }
+    lua_pop(L, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, h);
     lua_pop(L, 1);
 }
 
@@ -199,6 +226,11 @@ const char *rlua_encode(lua_State *L, int first, int n, int *bad_index) {
     e.nodes = 0;
     e.err = NULL;
     e.c->buf_len = 0;
+    if (e.c->buf_cap > RLUA_BUF_KEEP) { /* the previous crossing was large: give it back */
+        free(e.c->buf);
+        e.c->buf = NULL;
+        e.c->buf_cap = 0;
+    }
     first = lua_absindex(L, first);
     for (int i = 0; i < n; i++) {
         if (enc_value(L, first + i, &e)) {

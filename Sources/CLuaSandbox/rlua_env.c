@@ -32,9 +32,12 @@ static int readonly_newindex(lua_State *L) {
                       lua_tostring(L, lua_upvalueindex(1)), key_name(L, 2));
 }
 
+/* Iterates the table behind the proxy in the fixed key order. The table
+ * itself is never handed out (it stays an upvalue of the iterator), so pairs
+ * cannot be used to reach the writable table. */
 static int readonly_pairs(lua_State *L) {
-    lua_getglobal(L, "next"); /* the real next, from the host's own globals */
-    lua_pushvalue(L, lua_upvalueindex(1));
+    rlua_push_ordered_iterator(L, lua_upvalueindex(1));
+    lua_pushnil(L);
     lua_pushnil(L);
     return 3;
 }
@@ -76,7 +79,7 @@ static void copy_table(lua_State *L, int src) {
     }
 }
 
-void rlua_env_push_new(lua_State *L) {
+void rlua_env_push_new(lua_State *L, const char *owner) {
     luaL_checkstack(L, 8, "environment");
     lua_createtable(L, 0, 48);
     int env = lua_gettop(L);
@@ -100,7 +103,8 @@ void rlua_env_push_new(lua_State *L) {
     lua_pop(L, 1);
     /* load() compiles into this chunk's own environment. */
     lua_pushvalue(L, env);
-    lua_pushcclosure(L, rlua_load_in_env, 1);
+    lua_pushstring(L, owner);
+    lua_pushcclosure(L, rlua_load_in_env, 2);
     lua_setfield(L, env, "load");
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_ENV_MT);
     lua_setmetatable(L, env);

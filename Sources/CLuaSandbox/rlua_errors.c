@@ -149,8 +149,14 @@ int32_t rlua_classify(rlua_control *c, int status) {
     if (c->trip != TRIP_NONE) {
         /* Report where the budget first ran out, not where the sticky
          * re-raise finally unwound the call. */
-        if (c->limit_error.message[0] != '\0')
+        if (c->limit_error.message[0] != '\0') {
             c->error = c->limit_error;
+        } else {
+            /* Tripped by the allocator, and unwound by the memory error its
+             * refusal raised: keep the position, say what really happened. */
+            rlua_trip_message(c, c->error.message, sizeof c->error.message);
+            c->error.message_truncated = 0;
+        }
         switch (c->trip) {
         case TRIP_INSTRUCTIONS: return RLUA_E_INSTRUCTIONS;
         case TRIP_DEADLINE: return RLUA_E_DEADLINE;

@@ -16,6 +16,7 @@ struct rlua_control {
     /* allocator */
     size_t mem_used, mem_peak;
     int mem_refused; /* the cap refused an allocation during this call */
+    size_t alloc_since_check; /* bytes grown since the allocator last read the clock */
     /* budget of the current top-level call */
     uint64_t instr_used;
     double deadline;
@@ -34,11 +35,12 @@ struct rlua_control {
     int value_error;
     rlua_error error;
     rlua_error limit_error; /* where a budget or memory limit was first hit in this call */
+    uint64_t next_object_id; /* ids tostring gives tables and functions, in order of first use */
 };
 
 /* Registry keys (addresses are unique). */
 extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_ENV_MT, RLUA_KEY_HANDLES,
-    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED;
+    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED;
 
 rlua_control *rlua_ctl(lua_State *L);
 
@@ -47,9 +49,25 @@ void *rlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 
 /* rlua_budget.c */
 void rlua_hook(lua_State *L, lua_Debug *ar);
+/* Charges `units` (one unit is about one VM instruction of work) done by a C
+ * function on the flow's behalf. Raises the budget error, from the calling C
+ * function, when the call's budget is spent; otherwise returns. Only call it
+ * from a C function running inside Lua (never from the host's own frames). */
+void rlua_charge(lua_State *L, uint64_t units);
+/* The same, and reads the clock: after a C call whose cost is only bounded,
+ * not counted (one pattern match), so that many of them in a row still stop
+ * at the deadline. */
+void rlua_charge_timed(lua_State *L, uint64_t units);
+/* Units charged for handling `bytes` bytes of data in C. */
+#define RLUA_BYTES_PER_UNIT 64
+/* The allocator's share: charges growth without raising (it cannot); once the
+ * budget trips, the allocator refuses every growth until the call ends. */
+void rlua_charge_alloc(rlua_control *c, size_t bytes);
 void rlua_entry_begin(rlua_control *c, lua_State *L);
 void rlua_entry_end(rlua_control *c);
 int rlua_raise_trip(lua_State *L, lua_Debug *ar);
+/* The text of the current trip ("instruction budget exceeded (...)"). */
+void rlua_trip_message(rlua_control *c, char *what, size_t size);
 
 /* rlua_errors.c */
 int rlua_msgh(lua_State *L);
@@ -80,7 +98,8 @@ int rlua_handle_push(lua_State *L, int64_t h);
 
 /* rlua_env.c */
 void rlua_env_setup(lua_State *L);
-void rlua_env_push_new(lua_State *L);
+/* Pushes a fresh environment for a chunk loaded under the name `owner`. */
+void rlua_env_push_new(lua_State *L, const char *owner);
 void rlua_readonly_wrap(lua_State *L, int idx, const char *name, int depth);
 int rlua_is_protected(lua_State *L, int idx);
 
@@ -88,7 +107,37 @@ int rlua_is_protected(lua_State *L, int idx);
 void rlua_builtins_install(lua_State *L, int template_idx);
 int rlua_load_in_env(lua_State *L);
 
+/* rlua_sort.c */
+/* 1 when the value at a sorts strictly before the value at b. May raise. */
+typedef int (*rlua_less_fn)(lua_State *L, int a, int b, void *ud);
+/* Sorts array[1..n] (raw access) stably, charging each comparison. */
+void rlua_merge_sort(lua_State *L, int array, lua_Integer n, rlua_less_fn less, void *ud);
+
+/* rlua_metatables.c */
+void rlua_metatables_setup(lua_State *L);
+int rlua_setmetatable(lua_State *L);
+
+/* rlua_determinism.c */
+void rlua_determinism_setup(lua_State *L);
+/* Installs pairs, next, tostring, collectgarbage into the template and the
+ * address-free string.format into the string library. */
+void rlua_determinism_install(lua_State *L, int template_idx, int string_lib_idx);
+/* Pushes an iterator over the table at t in the fixed key order. */
+void rlua_push_ordered_iterator(lua_State *L, int t);
+/* Pushes tostring(value at idx), without addresses. */
+void rlua_push_tostring(lua_State *L, int idx);
+
+/* rlua_table_guards.c */
+/* Replaces insert, remove, move, concat, unpack and sort with charged ones. */
+void rlua_table_guards_install(lua_State *L, int table_lib_idx);
+
 /* rlua_string_guards.c */
 void rlua_string_guards_install(lua_State *L, int string_lib_idx);
+/* Wraps every function of the table at lib, in place, with a shim charging
+ * 1 + (bytes of string arguments) / RLUA_BYTES_PER_UNIT per call. */
+void rlua_charge_library(lua_State *L, int lib);
+
+/* The longest text one print() hands to the host; longer is cut. */
+#define RLUA_PRINT_MAX 4096
 
 #endif

@@ -5,7 +5,7 @@
 #include "rlua_internal.h"
 
 char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_ENV_MT = 0, RLUA_KEY_HANDLES = 0,
-           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0;
+           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0;
 
 rlua_control *rlua_ctl(lua_State *L) {
     void *ud = NULL;
@@ -73,6 +73,25 @@ typedef struct setup_args {
     uint64_t seed;
 } setup_args;
 
+/* Messages Lua 5.4.4 creates while raising an error outside any protected
+ * call (luaD_seterrorobj, resume_error). Creating one can fail under the
+ * memory cap, and that failure would reach the panic function. Short strings
+ * are interned: while these stay referenced, Lua finds them instead of
+ * allocating. */
+static char RLUA_KEY_PINNED = 0;
+static void pin_error_strings(lua_State *L) {
+    static const char *const texts[] = {
+        "error in error handling", "C stack overflow", "cannot resume dead coroutine",
+        "cannot resume non-suspended coroutine", "not enough memory", NULL,
+    };
+    lua_newtable(L);
+    for (int i = 0; texts[i]; i++) {
+        lua_pushstring(L, texts[i]);
+        lua_rawseti(L, -2, i + 1);
+    }
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_PINNED);
+}
+
 static void open_lib(lua_State *L, int libs, const char *name, lua_CFunction open) {
     luaL_requiref(L, name, open, 0);
     lua_setfield(L, libs, name);
@@ -91,8 +110,9 @@ static int setup(lua_State *L) {
     open_lib(L, libs, LUA_UTF8LIBNAME, luaopen_utf8);
     open_lib(L, libs, LUA_COLIBNAME, luaopen_coroutine);
 
-    /* string: no dump; guarded rep and patterns in the master table, which is also
-     * what method calls ("x"):find(...) reach through the string metatable. */
+    /* string: no dump; guarded rep and patterns, every function charged, in
+     * the master table, which is also what method calls ("x"):find(...)
+     * reach through the string metatable. */
     lua_getfield(L, libs, LUA_STRLIBNAME);
     lua_pushnil(L);
     lua_setfield(L, -2, "dump");
@@ -103,6 +123,12 @@ static int setup(lua_State *L) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pop(L, 2);
+    lua_getfield(L, libs, LUA_TABLIBNAME);
+    rlua_table_guards_install(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, libs, LUA_UTF8LIBNAME);
+    rlua_charge_library(L, -1);
+    lua_pop(L, 1);
 
     /* math: seeded once by the host; flows cannot reseed. */
     lua_getfield(L, libs, LUA_MATHLIBNAME);
@@ -112,15 +138,24 @@ static int setup(lua_State *L) {
     lua_pushnil(L);
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_LIBS);
 
     lua_newtable(L);
-    rlua_builtins_install(L, -1);
+    int template = lua_gettop(L);
+    rlua_builtins_install(L, template);
+    lua_getfield(L, libs, LUA_STRLIBNAME);
+    rlua_determinism_install(L, template, -1);
+    lua_pop(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_LIBS);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
+    rlua_metatables_setup(L);
+    rlua_determinism_setup(L);
+    pin_error_strings(L);
     rlua_env_setup(L);
     return 0;
 }

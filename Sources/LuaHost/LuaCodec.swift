@@ -41,7 +41,10 @@ enum LuaCodec {
             append(UInt32(sequence.count), to: &out)
             append(UInt32(t.fields.count - sequence.count), to: &out)
             for v in sequence { try encode(v, owner: owner, into: &out) }
-            for (k, v) in t.fields {
+            // Fields in a fixed order (a Swift dictionary iterates in a
+            // per-process order): the table a flow receives is built the same
+            // way on every run, whatever it does with it.
+            for (k, v) in t.fields.sorted(by: { $0.key.precedes($1.key) }) {
                 if case .integer(let i) = k, i >= 1, i <= Int64(sequence.count) { continue }
                 switch k {
                 case .integer(let i): try encode(.integer(i), owner: owner, into: &out)
@@ -163,6 +166,19 @@ enum LuaCodec {
                 throw invalid(path, "string is not valid UTF-8")
             }
             return s
+        }
+    }
+}
+
+extension LuaKey {
+    /// The order fields cross into Lua: integers ascending, then strings by
+    /// their UTF-8 bytes.
+    func precedes(_ other: LuaKey) -> Bool {
+        switch (self, other) {
+        case (.integer(let a), .integer(let b)): return a < b
+        case (.integer, .string): return true
+        case (.string, .integer): return false
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
         }
     }
 }

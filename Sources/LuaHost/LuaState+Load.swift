@@ -29,6 +29,20 @@ extension LuaState {
         rlua_release(raw, function.id)
     }
 
+    /// Keeps a function that reached a host function as an argument.
+    ///
+    /// Such a handle is valid only until the host function returns (as
+    /// values on the stack are in Lua's own C API), so that a flow passing
+    /// closures in a loop cannot fill the state with handles. Retain it to
+    /// use it later; it then lives until released or until the state closes.
+    /// Functions returned by `load`, `call` or `resume` need no retaining.
+    public func retain(_ function: LuaFunction) throws(LuaError) {
+        guard function.owner == id else {
+            throw LuaError(kind: .host(.foreignHandle), message: "function handle belongs to another Lua state")
+        }
+        try check(status: rlua_retain(try live(), function.id))
+    }
+
     public func release(_ coroutine: LuaCoroutine) {
         guard coroutine.owner == id, let raw else { return }
         rlua_release(raw, coroutine.id)

@@ -125,7 +125,9 @@ public struct LuaTable: Hashable, Sendable {
 /// A handle to a Lua function living in one ``LuaState``.
 ///
 /// Valid until the state closes or the handle is released; using it after
-/// that, or with another state, throws a ``LuaError`` of kind `.host`.
+/// that, or with another state, throws a ``LuaError`` of kind `.host`. A
+/// function received as an argument of a host function is valid only during
+/// that call unless the host retains it (``LuaState/retain(_:)``).
 public struct LuaFunction: Hashable, Sendable {
     let id: Int64
     let owner: UInt64

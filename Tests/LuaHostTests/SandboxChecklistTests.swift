@@ -281,7 +281,7 @@ struct SandboxMemoryTests {
         #expect(e.kind == .memoryLimit)
         #expect(e.chunk == "flows/hostile.lua")
         #expect(e.line == 2)
-        let e2 = try h.error("local t = {} for i = 1, 1e6 do t[i] = ('x'):rep(64) .. i end return table.concat(t)")
+        let e2 = try h.error("local t, s = {}, ('x'):rep(100000) for i = 1, 1000 do t[i] = s end return table.concat(t)")
         #expect(e2.kind == .memoryLimit)
         h.hostile.collectGarbage()
         #expect(h.hostile.memoryInUse < 256 * 1024, "memory not back near baseline: \(h.hostile.memoryInUse)")
@@ -297,16 +297,20 @@ struct SandboxMemoryTests {
         try h.assertContained()
     }
 
-    @Test("S24 collectgarbage('stop') is refused and churn stays bounded")
+    @Test("S24 collectgarbage is not available (memory figures are not deterministic); churn stays bounded")
     func s24() throws {
         let h = try SandboxHarness()
-        #expect(try h.error("collectgarbage('stop')").message.contains("only \"count\""))
+        for call in ["collectgarbage('stop')", "collectgarbage('count')", "collectgarbage()"] {
+            let e = try h.error(call)
+            #expect(e.kind == .runtime)
+            #expect(e.message.contains("collectgarbage is not available"), "\(call): \(e.message)")
+        }
         let r = try h.hostile.call(h.hostile.load("""
             local ok = pcall(collectgarbage, "stop")
             for i = 1, 300000 do local t = { i, tostring(i) } end
-            return ok, collectgarbage("count") > 0
+            return ok
             """, as: "flows/churn.lua"))
-        #expect(r == [false, true])
+        #expect(r == [false])
         #expect(h.hostile.memoryPeak <= h.hostile.limits.memoryBytes)
         try h.assertContained()
     }
@@ -362,7 +366,7 @@ struct SandboxFinalizerTests {
         #expect(called == 0)
     }
 
-    @Test("S29 a <close> variable whose __close loops forever terminates")
+    @Test("S29 a <close> variable cannot get a __close metamethod, so none can loop")
     func s29() throws {
         let h = try SandboxHarness()
         let e = try h.error("""
@@ -370,20 +374,20 @@ struct SandboxFinalizerTests {
               local x <close> = setmetatable({}, {__close = function() while true do end end})
             end
             """)
-        #expect(e.kind == .budgetExceeded(.instructions) || e.kind == .budgetExceeded(.wallClock))
-        // In a coroutine that fails: the pending __close runs when the host
-        // cleans up the dead coroutine, under the same budget.
-        let body = try #require(h.hostile.call(h.hostile.load("""
-            return function()
-              local x <close> = setmetatable({}, {__close = function() while true do end end})
-              error("boom")
-            end
-            """, as: "flows/close.lua")).first?.functionValue)
-        let co = try h.hostile.makeCoroutine(body)
-        let e2 = try #require(throws: LuaError.self) { try h.hostile.resume(co) }
-        #expect(e2.kind == .budgetExceeded(.instructions) || e2.kind == .budgetExceeded(.wallClock), "\(e2)")
-        #expect(e2.chunk == "flows/close.lua")
-        #expect(e2.line == 2)
+        #expect(e.kind == .runtime)
+        #expect(e.message.contains("'__close'"), "\(e.message)")
+        #expect(e.line == 2)
+        // Added after setmetatable: the sealed metatable never sees it, so the
+        // variable is refused as not closable, before any body runs.
+        let late = try h.error("""
+            local mt = {}
+            local o = setmetatable({}, mt)
+            mt.__close = function() while true do end end
+            do local x <close> = o end
+            """)
+        #expect(late.kind == .runtime)
+        #expect(late.message.contains("non-closable value"), "\(late.message)")
+        #expect(late.line == 4)
         try h.assertContained()
     }
 }

@@ -134,6 +134,13 @@ int32_t rlua_define(lua_State *L, const char *name, const uint8_t *value, size_t
 /* Releases a handle; later use of it is a typed error. */
 void rlua_release(lua_State *L, int64_t handle);
 
+/* A function handle that reaches a host function among its arguments is
+ * valid until that host function returns (as values on the Lua stack are in
+ * Lua's own C API). Retaining it keeps it until it is released or the state
+ * closes. Handles returned by rlua_call / rlua_resume / rlua_load are kept
+ * without retaining. */
+int32_t rlua_retain(lua_State *L, int64_t handle);
+
 /* Bytes the allocator holds for this state, and the peak since open. */
 size_t rlua_memory_in_use(const rlua_control *c);
 size_t rlua_memory_peak(const rlua_control *c);
