@@ -10,6 +10,7 @@
  * on nesting depth and value count and a cycle check, so a hostile table
  * cannot run code or loop the host. Strings are passed as bytes; Swift checks
  * UTF-8 and NULs. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rlua_internal.h"
@@ -30,11 +31,14 @@ typedef struct enc {
 
 static int put(enc *e, const void *p, size_t n) {
     rlua_control *c = e->c;
-    /* The host's copy of one crossing may not exceed the session's own
-     * memory limit: a string referenced many times is copied each time, so
-     * without this a 4 MiB string in 60 fields would cost the host 240 MB. */
-    if (c->buf_len + n > c->limits.memory_bytes) {
-        e->err = "value too large to cross into the host (larger than the session's memory limit)";
+    /* The host's copy of one crossing is held to the host allowance: a
+     * string referenced many times is copied each time, so without this a
+     * 4 MiB string in 60 fields would cost the host 240 MB. */
+    if (c->buf_len + n > c->limits.crossing_bytes_max) {
+        snprintf(c->encode_error, sizeof c->encode_error,
+                 "too large for the host: more than %zu KiB (the host allowance per crossing; "
+                 "a string counts once per reference)", c->limits.crossing_bytes_max / 1024);
+        e->err = c->encode_error;
         return -1;
     }
     if (c->buf_len + n > c->buf_cap) {

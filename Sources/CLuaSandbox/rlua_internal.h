@@ -33,6 +33,7 @@ struct rlua_control {
     uint8_t *buf;
     size_t buf_len, buf_cap;
     int value_error;
+    char encode_error[160]; /* a formatted reason rlua_encode returned */
     rlua_error error;
     rlua_error limit_error; /* where a budget or memory limit was first hit in this call */
     uint64_t next_object_id; /* ids tostring gives tables and functions, in order of first use */
@@ -137,7 +138,8 @@ void rlua_string_guards_install(lua_State *L, int string_lib_idx);
  * 1 + (bytes of string arguments) / RLUA_BYTES_PER_UNIT per call. */
 void rlua_charge_library(lua_State *L, int lib);
 
-/* The longest text one print() hands to the host; longer is cut. */
-#define RLUA_PRINT_MAX 4096
+/* The longest text one print() hands to the host; longer is cut (the host
+ * cuts further for its log). */
+#define RLUA_PRINT_MAX 65536
 
 #endif

@@ -23,6 +23,7 @@ void rlua_limits_default(rlua_limits *o) {
     o->value_depth_max = 64;
     o->value_nodes_max = 100000;
     o->call_depth_max = 10000;
+    o->crossing_bytes_max = (size_t)8 << 20;
 }
 
 rlua_control *rlua_control_new(const rlua_limits *limits) {
@@ -41,6 +42,7 @@ rlua_control *rlua_control_new(const rlua_limits *limits) {
     DEFAULT(value_depth_max);
     DEFAULT(value_nodes_max);
     DEFAULT(call_depth_max);
+    DEFAULT(crossing_bytes_max);
 #undef DEFAULT
     if (!(c->limits.seconds > 0))
         c->limits.seconds = d.seconds;

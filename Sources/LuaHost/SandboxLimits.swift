@@ -29,9 +29,9 @@ public struct SandboxLimits: Sendable, Equatable {
     /// ``LuaCodec/hostBytesPerValue``). Strings are copied per reference, so
     /// a table repeating one 1 MB string 100 times costs 100 MB here; past
     /// this allowance the crossing fails with `.host(.invalidValue)` before
-    /// anything is copied. Swift-side only (the C encoder has its own,
-    /// larger buffer cap).
-    public var hostBytesPerCrossing: Int = 8 << 20
+    /// anything is copied. The C encoder holds its buffer to the same
+    /// allowance, so the refusal comes before the host copies anything.
+    public var hostBytesPerCrossing: Int
 
     public static var `default`: SandboxLimits {
         var raw = rlua_limits()
@@ -49,6 +49,7 @@ public struct SandboxLimits: Sendable, Equatable {
         valueDepthMax = Int(raw.value_depth_max)
         valueNodesMax = Int(raw.value_nodes_max)
         callDepthMax = Int(raw.call_depth_max)
+        hostBytesPerCrossing = raw.crossing_bytes_max
     }
 
     var raw: rlua_limits {
@@ -61,6 +62,7 @@ public struct SandboxLimits: Sendable, Equatable {
             pattern_cost_max: patternCostMax,
             value_depth_max: Int32(clamping: valueDepthMax),
             value_nodes_max: Int32(clamping: valueNodesMax),
-            call_depth_max: Int32(clamping: max(callDepthMax, 100)))
+            call_depth_max: Int32(clamping: max(callDepthMax, 100)),
+            crossing_bytes_max: max(hostBytesPerCrossing, 64 * 1024))
     }
 }

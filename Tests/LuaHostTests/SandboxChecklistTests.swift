@@ -307,7 +307,7 @@ struct SandboxMemoryTests {
         }
         let r = try h.hostile.call(h.hostile.load("""
             local ok = pcall(collectgarbage, "stop")
-            for i = 1, 300000 do local t = { i, tostring(i) } end
+            for i = 1, 100000 do local t = { i, tostring(i) } end
             return ok
             """, as: "flows/churn.lua"))
         #expect(r == [false])

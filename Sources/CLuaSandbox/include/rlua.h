@@ -29,6 +29,7 @@ typedef struct rlua_limits {
     int32_t value_depth_max;      /* nesting of tables crossing into Swift */
     int32_t value_nodes_max;      /* values in one crossing */
     int32_t call_depth_max;       /* nested Lua calls, checked once memory passes half the cap */
+    size_t crossing_bytes_max;    /* bytes one value crossing into the host may take (the host allowance) */
 } rlua_limits;
 
 #define RLUA_OK 0
