@@ -88,28 +88,16 @@ int32_t rlua_load(lua_State *L, const char *src, size_t len, const char *name, i
 }
 
 int32_t rlua_call(lua_State *L, int64_t fn, const uint8_t *args, size_t len) {
-    rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
     crossing x = { args, len, fn, 0, NULL, 0 };
-    rlua_entry_begin(c, L);
-    int status = rlua_protect(L, p_call, &x, 0, 0);
-    int32_t result = rlua_classify(c, status);
-    rlua_entry_end(c);
-    lua_settop(L, base);
+    int32_t result = rlua_entry_call(L, p_call, &x);
     return result;
 }
 
 /* ---- coroutines ---- */
 
 int32_t rlua_coroutine(lua_State *L, int64_t fn, int64_t *out) {
-    rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
     crossing x = { NULL, 0, fn, 0, NULL, 0 };
-    rlua_entry_begin(c, L);
-    int status = rlua_protect(L, p_coroutine, &x, 0, 0);
-    int32_t result = rlua_classify(c, status);
-    rlua_entry_end(c);
-    lua_settop(L, base);
+    int32_t result = rlua_entry_call(L, p_coroutine, &x);
     *out = x.handle;
     return result;
 }
@@ -281,14 +269,8 @@ static int p_host_function(lua_State *L) {
 }
 
 int32_t rlua_host_function(lua_State *L, int64_t id, const char *name, int64_t *out) {
-    rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
     crossing x = { NULL, 0, id, 0, name, 0 };
-    rlua_entry_begin(c, L);
-    int status = rlua_protect(L, p_host_function, &x, 0, 0);
-    int32_t result = rlua_classify(c, status);
-    rlua_entry_end(c);
-    lua_settop(L, base);
+    int32_t result = rlua_entry_call(L, p_host_function, &x);
     *out = x.handle;
     return result;
 }
@@ -315,13 +297,7 @@ static int p_define(lua_State *L) {
 }
 
 int32_t rlua_define(lua_State *L, const char *name, const uint8_t *value, size_t len, int32_t flags) {
-    rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
     crossing x = { value, len, 0, 0, name, flags };
-    rlua_entry_begin(c, L);
-    int status = rlua_protect(L, p_define, &x, 0, 0);
-    int32_t result = rlua_classify(c, status);
-    rlua_entry_end(c);
-    lua_settop(L, base);
+    int32_t result = rlua_entry_call(L, p_define, &x);
     return result;
 }

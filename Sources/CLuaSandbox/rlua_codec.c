@@ -96,16 +96,7 @@ static int p_retain(lua_State *L) {
     return 0;
 }
 
-int32_t rlua_retain(lua_State *L, int64_t h) {
-    rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
-    rlua_entry_begin(c, L);
-    int status = rlua_protect(L, p_retain, &h, 0, 0);
-    int32_t result = rlua_classify(c, status);
-    rlua_entry_end(c);
-    lua_settop(L, base);
-    return result;
-}
+int32_t rlua_retain(lua_State *L, int64_t h) { return rlua_entry_call(L, p_retain, &h); }
 
 void rlua_release(lua_State *L, int64_t h) {
     if (!lua_checkstack(L, 4))

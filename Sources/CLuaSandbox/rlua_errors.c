@@ -214,3 +214,14 @@ void *rlua_take_ud(lua_State *L) {
     lua_pop(L, 1);
     return ud;
 }
+
+int32_t rlua_entry_call(lua_State *L, lua_CFunction f, void *ud) {
+    rlua_control *c = rlua_ctl(L);
+    int base = lua_gettop(L);
+    rlua_entry_begin(c, L);
+    int status = rlua_protect(L, f, ud, 0, 0);
+    int32_t result = rlua_classify(c, status);
+    rlua_entry_end(c);
+    lua_settop(L, base);
+    return result;
+}

@@ -84,6 +84,10 @@ int32_t rlua_classify(rlua_control *c, int lua_status);
  * arguments, under the C message handler. Leaves `nresults` results on
  * success, nothing on failure (the error is in the control block). */
 int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresults);
+/* A whole host entry point: counts as a top-level call (or shares the
+ * running one), runs f(ud) protected, classifies the outcome, restores the
+ * stack. */
+int32_t rlua_entry_call(lua_State *L, lua_CFunction f, void *ud);
 /* Inside such an f: pops and returns `ud`. */
 void *rlua_take_ud(lua_State *L);
 
