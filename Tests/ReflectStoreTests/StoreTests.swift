@@ -30,7 +30,8 @@ struct StoreTests {
         #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let dir = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
         #expect((try FileManager.default.attributesOfItem(atPath: dir)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
-        let (mode, sync) = try store.writer.read { db in
+        // Asked on the writer connection: GRDB's reader connections keep SQLite's default.
+        let (mode, sync) = try store.writer.writeWithoutTransaction { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(mode == "wal")
@@ -171,5 +172,21 @@ struct StoreTests {
         #expect(d.answers.filter { $0.kind == "text" }.map(\.step) == ["situation", "thought", "perspective", "reframe"])
         #expect(!d.answers.contains { $0.step == "evidence" })
         #expect(try store.unfinishedSessions(user: "default").isEmpty)
+    }
+}
+
+@Suite("CSV export")
+struct CSVTests {
+    @Test("cells that start like a formula are neutralised with a leading quote (OWASP); others are plain RFC 4180")
+    func formulaInjection() {
+        for raw in ["=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "=HYPERLINK(\"http://e\")"] {
+            let cell = ExportDocument.field(raw)
+            #expect(cell.hasPrefix("\"'"), "\(raw.debugDescription) → \(cell)")
+            #expect(cell == "\"'" + raw.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+        }
+        #expect(ExportDocument.field("plain text") == "plain text")
+        #expect(ExportDocument.field("a, b") == "\"a, b\"")
+        #expect(ExportDocument.field("a=b") == "a=b", "only the first character matters")
+        #expect(ExportDocument.field("") == "")
     }
 }
