@@ -125,8 +125,8 @@ struct DurabilityTests {
             try answers.replacingOccurrences(of: "answer", with: "\(name) answer")
                 .write(to: fixture.root.appendingPathComponent("\(name).jsonl"), atomically: true, encoding: .utf8)
         }
-        // Create the database first, so both writers race on writes, not on creating the file.
-        #expect(try CLIRunner.run(["history", "--db", db]).status == 0)
+        // Create the database first, so both writers race on writes (first use is StorageConcurrencyTests).
+        #expect(try CLIRunner.run(["log", "average", "--date", "2026-11-01", "--db", db]).status == 0)
         let writers = try ["a", "b"].map { name in
             try LiveProcess(["run", "test.many", "--content", fixture.root.path, "--db", db, "--new", "--format", "jsonl",
                              "--answers", fixture.root.appendingPathComponent("\(name).jsonl").path])
