@@ -10,7 +10,6 @@ import ReflectStore
 @Suite("Safety")
 struct SafetyTests {
     static let locales = ["en", "de", "es", "fr", "ja", "ko", "pt-BR"]
-    static let secondPass: Set<String> = ["en", "de", "es", "fr", "pt-BR"]
 
     /// A fixture file: `TEXT<TAB>LABEL` lines (`#` comments), as read by
     /// `reflect safety --report`.
@@ -31,9 +30,7 @@ struct SafetyTests {
     func fixtures(tag: String) throws {
         let items = try SafetyTests.labelled("Tests/Fixtures/safety/\(tag).tsv")
         let crisis = items.filter { $0.label != "ok" }, benign = items.filter { $0.label == "ok" }
-        // Locales through issue 19's second pass hold 150 of each; the others still the first pass's 60.
-        let minimum = SafetyTests.secondPass.contains(tag) ? 150 : 60
-        #expect(crisis.count >= minimum && benign.count >= minimum, "\(tag): \(crisis.count) crisis, \(benign.count) benign")
+        #expect(crisis.count >= 150 && benign.count >= 150, "\(tag): \(crisis.count) crisis, \(benign.count) benign")
         let gate = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: tag).safety
         for item in crisis {
             let category = try #require(SafetyCategory(rawValue: item.label), "\(tag).tsv:\(item.line): unknown label \(item.label)")
