@@ -52,6 +52,18 @@ struct SafetyTests {
         #expect(Set(items.map(\.label)) == Set(SafetyCategory.allCases.map(\.rawValue) + ["ok"]), "\(tag): every category is covered")
     }
 
+    @Test("every generated-text fixture gets its verdict from the output filter (medical boundary), in every locale", arguments: locales)
+    func generatedFixtures(tag: String) throws {
+        let items = try SafetyTests.labelled("Tests/Fixtures/safety/generated/\(tag).tsv")
+        let filter = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: tag).outputFilter
+        #expect(items.contains { $0.label == "medical.diagnosis" } && items.contains { $0.label == "medical.medication" }
+                && items.contains { $0.label == "ok" }, "\(tag): both medical kinds and ok lines")
+        for item in items {
+            let expected: OutputFilter.Verdict = item.label == "ok" ? .ok : .blocked(try #require(OutputFilter.Reason(rawValue: item.label)))
+            #expect(filter.check(item.text) == expected, "generated/\(tag).tsv:\(item.line): “\(item.text)”")
+        }
+    }
+
     @Test("obfuscation does not hide crisis language; idioms and negations do not raise it")
     func englishRules() throws {
         let gate = try english().safety
