@@ -71,7 +71,7 @@ public final class Store: Sendable {
 
     private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
         try StoreFile.ensureExists(path)
-        let pool = try DatabasePool(path: path, configuration: configuration(path: path, readonly: false))
+        let pool = try openPool(path)
         // GRDB's pool turns WAL on and sets `synchronous = NORMAL` on the
         // writer *after* prepareDatabase, so FULL is set here, on the one
         // writer connection, where it stays. FULL syncs the WAL at every
@@ -80,6 +80,23 @@ public final class Store: Sendable {
         try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try Migrations.migrate(pool)
         return pool
+    }
+
+    /// The pool, with GRDB turning WAL on. SQLite does not call the busy
+    /// handler for the exclusive lock that `PRAGMA journal_mode = WAL`
+    /// takes, so when several processes first-use a new file at once, all
+    /// but one can get SQLITE_BUSY there at once. Opening writes nothing
+    /// else that could be half done, so it is retried, within the same
+    /// 10 s as any busy database.
+    private static func openPool(_ path: String) throws -> DatabasePool {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration(path: path, readonly: false))
+            } catch let e as DatabaseError where e.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(UInt32.random(in: 2_000...20_000))
+            }
+        }
     }
 
     private static func openForReading(_ path: String) throws -> any DatabaseWriter {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ReflectStore
 
@@ -36,5 +37,29 @@ struct SessionLeaseTests {
         #expect(SessionLease.fileName(for: "2f1c-AB") == "2f1c-AB")
         #expect(SessionLease.fileName(for: "../x") == "_2e_2e_2fx")
         #expect(SessionLease.fileName(for: "") == "_")
+    }
+}
+
+@Suite("concurrent first use, in one process")
+struct ConcurrentOpenTests {
+    @Test("eight connections creating and migrating one new database at once all succeed, and the schema is migrated once")
+    func fourAtOnce() throws {
+        for _ in 0..<30 {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-open-\(UUID().uuidString)/a/b.sqlite").path
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { i in
+                do {
+                    let store = try Store(path: path)
+                    try store.logMood(MoodLogRequest(user: "u\(i)", day: "2026-11-22", mood: .good, note: nil, source: .log, at: "2026-11-22T08:00:00Z"))
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 }.isEmpty)
+            let store = try Store(path: path, access: .readOnly)
+            #expect(try (0..<8).allSatisfy { try store.moodEntries(user: "u\($0)").count == 1 })
+            let applied = try store.writer.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(applied.count == Migrations.identifiers.count)
+        }
     }
 }
