@@ -43,7 +43,7 @@ struct SessionLeaseTests {
 @Suite("concurrent first use, in one process")
 struct ConcurrentOpenTests {
     @Test("eight connections creating and migrating one new database at once all succeed, and the schema is migrated once")
-    func fourAtOnce() throws {
+    func manyAtOnce() throws {
         for _ in 0..<30 {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-open-\(UUID().uuidString)/a/b.sqlite").path
             let failures = Mutex<[String]>([])
