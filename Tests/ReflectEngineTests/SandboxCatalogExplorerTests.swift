@@ -78,6 +78,21 @@ struct CatalogIsolationTests {
         #expect(Date().timeIntervalSince(started) < 10)
     }
 
+    @Test("looking up a literal id runs no other file: twelve looping top levels with computed ids cost nothing")
+    func lookupRunsNothing() throws {
+        var files = ["flows/calm/good.lua": good]
+        for i in 1...12 {
+            files["flows/bad/loop\(i).lua"] = "while true do end\nreturn flow { id = 'bad.' .. 'loop\(i)', version = 1, run = function(s) end }"
+        }
+        let content = try Content(files)
+        defer { content.remove() }
+        let started = Date()
+        #expect(try content.catalog.source(for: "calm.good").name == "flows/calm/good.lua")
+        #expect(try content.catalog.source(for: "calm", mood: .bad).name == "flows/calm/good.lua")
+        // Each looping file would take its 0.5 s budget if it were run.
+        #expect(Date().timeIntervalSince(started) < 4)
+    }
+
     @Test("a computed id is still found (by running that file alone)")
     func computedAndMismatched() throws {
         let content = try Content([

@@ -17,10 +17,12 @@ public struct FlowSummary: Sendable, Equatable {
 /// Flow files are identified by reading their `flow { id = "...", ... }`
 /// declaration as text (``FlowSourceScanner``), so listing and lookup run
 /// no flow code: one file's hostile top level cannot slow, break or crash a
-/// command about another. Only a file whose id is not a literal is run, in
-/// its own sandboxed state under the usual budget, and its failure is
-/// reported for that file alone. Two files declaring the same id are an
-/// error naming both, never "first by path wins".
+/// command about another. A file whose id is not a literal is run, in its
+/// own sandboxed state under the usual budget, only when listing or when no
+/// literal declaration matched a lookup; its failure is reported for that
+/// file alone. Two files declaring the same id are an error naming both,
+/// never "first by path wins" (for computed ids, `reflect check` reports
+/// it as R010).
 public struct FlowCatalog: Sendable {
     public let root: ContentRoot
 
@@ -32,12 +34,13 @@ public struct FlowCatalog: Sendable {
     public func source(for spec: String, mood: Mood?) throws(EngineError) -> FlowSource {
         if let mood, !spec.contains("/"), !spec.hasSuffix(".lua") {
             let prefix = spec + "."
-            let entries = scanned()
-            for (name, result) in entries {
-                guard case .success(let flow) = result, flow.id.hasPrefix(prefix), flow.moods.contains(mood) else { continue }
-                try FlowCatalog.unique(flow.id, in: entries)
-                return try FlowSource.read(root.url.appendingPathComponent(name), displayName: name)
+            let scans = scanned()
+            func fits(_ f: FlowSummary) -> Bool { f.id.hasPrefix(prefix) && f.moods.contains(mood) }
+            if let hit = scans.first(where: { $0.scan.summary.map(fits) == true }), let flow = hit.scan.summary {
+                try FlowCatalog.unique(flow.id, in: scans)
+                return try FlowSource.read(root.url.appendingPathComponent(hit.name), displayName: hit.name)
             }
+            if let hit = computed(in: scans, where: fits) { return hit }
             if !spec.contains(".") {
                 throw .flowNotFound("\(spec) for mood '\(mood.rawValue)'", searched: root.displayName(for: root.flowsDirectory) + "/")
             }
@@ -53,25 +56,34 @@ public struct FlowCatalog: Sendable {
             }
             return try FlowSource.read(url, displayName: root.displayName(for: url, asTyped: spec))
         }
-        let entries = scanned()
-        let declaring = entries.filter { if case .success(let f) = $0.result { f.id == spec } else { false } }
-        try FlowCatalog.unique(spec, in: entries)
+        let scans = scanned()
+        try FlowCatalog.unique(spec, in: scans)
         let conventional = root.flowsDirectory.appendingPathComponent(spec.replacingOccurrences(of: ".", with: "/") + ".lua")
         if FileManager.default.fileExists(atPath: conventional.path) {
             return try FlowSource.read(conventional, displayName: root.displayName(for: conventional))
         }
-        if let found = declaring.first {
-            return try FlowSource.read(root.url.appendingPathComponent(found.name), displayName: found.name)
+        if let hit = scans.first(where: { $0.scan.summary?.id == spec }) {
+            return try FlowSource.read(root.url.appendingPathComponent(hit.name), displayName: hit.name)
         }
+        if let hit = computed(in: scans, where: { $0.id == spec }) { return hit }
         throw .flowNotFound(spec, searched: root.displayName(for: root.flowsDirectory) + "/")
     }
 
-    /// Throws when more than one file declares `id`.
-    static func unique(_ id: String, in entries: [(name: String, result: Result<FlowSummary, EngineError>)]) throws(EngineError) {
-        let files = entries.compactMap { e -> String? in if case .success(let f) = e.result, f.id == id { e.name } else { nil } }
+    /// Throws when more than one file declares `id` literally.
+    static func unique(_ id: String, in scans: [(name: String, scan: Scan)]) throws(EngineError) {
+        let files = scans.compactMap { $0.scan.summary?.id == id ? $0.name : nil }
         guard files.count > 1 else { return }
         throw .invalidFlow(file: files[1], line: nil,
                            message: "flow id '\(id)' is declared by \(files.count) files (\(files.joined(separator: ", "))); give each flow its own id")
+    }
+
+    /// The first file with a computed id that fits, each run in its own
+    /// state only when no literal declaration matched; failures skip the file.
+    private func computed(in scans: [(name: String, scan: Scan)], where fits: (FlowSummary) -> Bool) -> FlowSource? {
+        for case (_, .computed(let source)) in scans {
+            if let flow = try? FlowCatalog.summary(running: source), fits(flow) { return source }
+        }
+        return nil
     }
 
     /// A flow file's id: its literal declaration, or (when the id is
@@ -81,10 +93,17 @@ public struct FlowCatalog: Sendable {
     }
 
     static func summary(of source: FlowSource) throws(EngineError) -> FlowSummary {
+        if let flow = literalSummary(of: source) { return flow }
+        return try summary(running: source)
+    }
+
+    private static func literalSummary(of source: FlowSource) -> FlowSummary? {
         let header = FlowSourceScanner(source.text).header
-        if let id = header.id, FlowDefinition.isValidID(id) {
-            return FlowSummary(id: id, title: header.title, moods: header.moods ?? [], total: header.total, file: source.name)
-        }
+        guard let id = header.id, FlowDefinition.isValidID(id) else { return nil }
+        return FlowSummary(id: id, title: header.title, moods: header.moods ?? [], total: header.total, file: source.name)
+    }
+
+    private static func summary(running source: FlowSource) throws(EngineError) -> FlowSummary {
         let d = try FlowSession.definitionOnly(source)
         return FlowSummary(id: d.id, title: d.title, moods: d.moods, total: d.total, file: d.file)
     }
@@ -95,8 +114,13 @@ public struct FlowCatalog: Sendable {
     /// both files.
     public func all() -> [(name: String, result: Result<FlowSummary, EngineError>)] {
         var firstFile: [String: String] = [:]
-        return scanned().map { name, result in
-            var result = result
+        return scanned().map { name, scan in
+            var result: Result<FlowSummary, EngineError>
+            switch scan {
+            case .literal(let flow): result = .success(flow)
+            case .computed(let source): result = Result { () throws(EngineError) -> FlowSummary in try FlowCatalog.summary(running: source) }
+            case .failed(let error): result = .failure(error)
+            }
             if case .success(let flow) = result {
                 if let first = firstFile[flow.id] {
                     result = .failure(.invalidFlow(file: name, line: nil,
@@ -109,12 +133,25 @@ public struct FlowCatalog: Sendable {
         }
     }
 
-    /// Every flow file with its summary, duplicates not yet marked.
-    private func scanned() -> [(name: String, result: Result<FlowSummary, EngineError>)] {
+    /// A flow file as read, before anything runs.
+    enum Scan {
+        /// Its literal `flow { id = "...", ... }`.
+        case literal(FlowSummary)
+        /// Its id is computed: only running it tells.
+        case computed(FlowSource)
+        /// It cannot be read.
+        case failed(EngineError)
+
+        var summary: FlowSummary? { if case .literal(let f) = self { f } else { nil } }
+    }
+
+    /// Every flow file, read as text; no flow code runs.
+    private func scanned() -> [(name: String, scan: Scan)] {
         root.flowFiles().map { file in
-            (file.name, Result { () throws(EngineError) -> FlowSummary in
-                try FlowCatalog.summary(of: try FlowSource.read(file.url, displayName: file.name))
-            })
+            switch Result(catching: { () throws(EngineError) in try FlowSource.read(file.url, displayName: file.name) }) {
+            case .success(let source): (file.name, FlowCatalog.literalSummary(of: source).map(Scan.literal) ?? .computed(source))
+            case .failure(let error): (file.name, .failed(error))
+            }
         }
     }
 }
