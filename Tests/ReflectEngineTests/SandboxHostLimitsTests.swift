@@ -76,6 +76,7 @@ struct HostWorkLimitsTests {
         ("s:text(string.rep('k', 5000))", "s:text: the key or text is 5000 bytes (at most 4096)"),
         ("s:text('Hello %@', string.rep('y', 20001))", "s:text: argument 1 is 20001 bytes (at most 20000)"),
         ("s:text('Hello', " + Array(repeating: "'a'", count: 21).joined(separator: ", ") + ")", "s:text: 21 arguments (at most 20)"),
+        ("s:text(string.rep('%1$@', 1000), string.rep('y', 20000))", "text: the text as shown would be 20000000 bytes (at most 4096)"),
         ("s:ask { id = 'q', text = 'Hi %@', args = { string.rep('z', 20001) } }", "ask 'q': an answer in 'args' is 20001 bytes (at most 20000)"),
         ("s:ask { id = 'q', text = 'Hi', fallback = string.rep('f', 4097) }", "ask 'q': 'fallback' is 4097 bytes (at most 4096)"),
         ("s:ask { id = 'q', text = 'Hi', hint = string.rep('h ', 600) }", "ask 'q': the hint as shown is 1200 bytes (at most 1024)"),
@@ -129,16 +130,26 @@ struct HostWorkLimitsTests {
         #expect(journal.distortions.count == 1)
     }
 
-    @Test("print: a line is kept up to the limit, then cut")
+    @Test("print: a line is kept up to the limit, then cut; lines per step are capped")
     func printIsCut() throws {
         final class Lines: @unchecked Sendable { var all: [String] = [] }
         let lines = Lines()
         var opts = options()
         opts.log = { lines.all.append($0) }
-        _ = try FlowSession.open(flow("  print(string.rep('p', 1000000))\n  s:ask { id = 'q', text = 'Hi' }"), options: opts)
+        let session = try FlowSession.open(flow("""
+              print(string.rep('p', 1000000))
+              s:ask { id = 'q', text = 'Hi' }
+              for i = 1, 100000 do print(i) end
+              s:ask { id = 'r', text = 'R' }
+              print("next step")
+            """), options: opts)
         let line = try #require(lines.all.first)
         #expect(line.utf8.count <= FlowAPILimits.maxPrintBytes + 3)
         #expect(line.hasSuffix("…"))
+        try session.answer(.text("a"), .text("b"))
+        #expect(lines.all.count == 1 + FlowAPILimits.maxPrintLinesPerStep + 1 + 1)
+        #expect(lines.all[FlowAPILimits.maxPrintLinesPerStep + 1].contains("the rest are dropped"))
+        #expect(lines.all.last == "next step", "the count starts again at each step")
     }
 }
 
@@ -185,7 +196,7 @@ struct SaveLimitsBothEndsTests {
 
     @Test("prompt text is bounded as shown (it is stored with every answer)", arguments: [
         ("string.rep('Long ', 600000)", "ask 'q': 'text' is 3000000 bytes (at most 4096)"),
-        ("'Say %1$@' .. string.rep(' %1$@', 400)", "ask 'q': the text as shown is 24063 bytes (at most 4096)"),
+        ("'Say %1$@' .. string.rep(' %1$@', 400)", "ask 'q' text: the text as shown would be 24063 bytes (at most 4096)"),
     ])
     func promptText(text: String, message: String) throws {
         let src = flow("""

@@ -72,6 +72,19 @@ public struct Template: Sendable, Equatable {
 
     public var hasPlaceholders: Bool { !arguments.isEmpty }
 
+    /// The UTF-8 length ``render(_:)`` would produce, without building it
+    /// (so a host can refuse a huge result before paying for it).
+    public func renderedUTF8Count(_ args: [String]) -> Int {
+        var n = 0
+        for p in pieces {
+            switch p {
+            case .text(let s): n += s.utf8.count
+            case .argument(let i): n += i <= args.count ? args[i - 1].utf8.count : 0
+            }
+        }
+        return n
+    }
+
     /// Fills the placeholders; a missing argument renders as empty text.
     public func render(_ args: [String]) -> String {
         var out = ""

@@ -251,6 +251,11 @@ public struct FlowAPI {
         } else if unfilled, let step, template.arguments.contains(where: { $0 > args.count }) {
             observe(.unfilledPlaceholder(step: step, key: textOrKey))
         }
+        // Measured before it is built: one placeholder repeated can multiply an answer.
+        let size = template.renderedUTF8Count(args)
+        guard size <= FlowAPILimits.maxRenderedBytes else {
+            throw LuaHostError("\(field): the text as shown would be \(size) bytes (at most \(FlowAPILimits.maxRenderedBytes))")
+        }
         return template.render(args)
     }
 

@@ -11,6 +11,9 @@ public enum FlowAPILimits {
     /// A locale key or literal text given as `text`, `fallback`, `hint`,
     /// an option's text, or `s:text`'s key, before rendering.
     public static let maxSourceTextBytes = SessionLimits.maxPromptTextBytes
+    /// Any text the API renders (a prompt's text, `s:text`'s result),
+    /// checked before it is built.
+    public static let maxRenderedBytes = SessionLimits.maxPromptTextBytes
     /// Answers passed in `args` (a prompt's or `s:text`'s). Templates
     /// number their placeholders up to 99; real prompts quote one or two.
     public static let maxArguments = 20
@@ -19,6 +22,8 @@ public enum FlowAPILimits {
     public static let maxDistortionCallsPerStep = 20
     /// One `print` line kept for the author's log; the rest is cut with "…".
     public static let maxPrintBytes = 4_096
+    /// `print` lines kept per step (then one notice; the rest are dropped).
+    public static let maxPrintLinesPerStep = 1_000
 
     /// A flow-supplied text, or a clear error naming the limit.
     static func text(_ s: String, max: Int, _ what: @autoclosure () -> String) throws(LuaHostError) -> String {

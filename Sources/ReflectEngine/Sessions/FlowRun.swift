@@ -1,3 +1,4 @@
+import Foundation
 import LuaHost
 import ReflectCore
 
@@ -18,6 +19,8 @@ final class FlowRun: FlowAPI.Host {
     private var pending: (token: Int64, spec: FlowAPI.PromptSpec)?
     private var asked = Set<StepID>()
     private var distortionCalls = 0
+    /// Bounds what `print` sends to the author's log, per step.
+    private let printGate = PrintGate()
     /// Counted questions shown so far (progress index).
     private(set) var counted = 0
     /// Events are produced only when live (not while replaying).
@@ -34,8 +37,9 @@ final class FlowRun: FlowAPI.Host {
         generator = SeededRandom(seed: seed)
         observer = options.observer
         do {
+            let gate = printGate
             lua = try LuaState(limits: options.limits, seed: seed, print: options.log.map { log in
-                { @Sendable line in log(FlowAPILimits.truncated(line, max: FlowAPILimits.maxPrintBytes)) }
+                { @Sendable line in gate.pass(line).map(log) }
             })
         } catch {
             throw .lua(error)
@@ -79,6 +83,7 @@ final class FlowRun: FlowAPI.Host {
     func advance(with values: [LuaValue]) throws(EngineError) -> FlowAPI.PromptSpec? {
         pending = nil
         distortionCalls = 0
+        printGate.reset()
         events.removeAll()
         let result: LuaResumeResult
         do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
@@ -131,5 +136,27 @@ final class FlowRun: FlowAPI.Host {
             }
         }
         return type
+    }
+}
+
+/// What one step may `print`: ``FlowAPILimits/maxPrintLinesPerStep`` lines
+/// of at most ``FlowAPILimits/maxPrintBytes`` each, then one notice.
+final class PrintGate: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines = 0
+
+    func reset() { lock.withLock { lines = 0 } }
+
+    /// The line to log, cut to size, or nil once the step's lines are spent.
+    func pass(_ line: String) -> String? {
+        let n = lock.withLock { () -> Int in
+            lines += 1
+            return lines
+        }
+        if n <= FlowAPILimits.maxPrintLinesPerStep { return FlowAPILimits.truncated(line, max: FlowAPILimits.maxPrintBytes) }
+        if n == FlowAPILimits.maxPrintLinesPerStep + 1 {
+            return "… (more than \(FlowAPILimits.maxPrintLinesPerStep) lines printed in this step; the rest are dropped)"
+        }
+        return nil
     }
 }
