@@ -2,15 +2,25 @@
 import PackageDescription
 
 // Layering (arrows point one way):
-//   ReflectCore (pure)  <-  ReflectEngine  ->  LuaHost -> CLuaSandbox -> CLua (liblua5.4)
-//                                          ->  ReflectStore (GRDB)
-//   reflect (CLI) -> ReflectEngine
+//   ReflectCore (pure: no Lua, no SQL)
+//   LuaHost -> CLuaSandbox -> CLua (liblua5.4)
+//   ReflectEngine (the embeddable runtime: content, flows, sessions) -> ReflectCore, LuaHost
+//   ReflectAuthoring (check, explorer, transcript tests, diagnostics) -> ReflectEngine, ReflectTranslation
+//   ReflectTranslation (locale status, PO, XLIFF, confirm) -> ReflectEngine
+//   ReflectStore (SQLite through GRDB) -> ReflectCore
+//   ReflectStoreJournal (sessions journalled into the store) -> ReflectEngine, ReflectStore
+//   reflect (CLI) -> all of the above
+// The runtime does not depend on GRDB: an app embeds ReflectEngine with a
+// journal of its own, or ReflectStoreJournal for the SQLite default.
 let package = Package(
     name: "Reflect",
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "reflect", targets: ["reflect"]),
         .library(name: "ReflectEngine", targets: ["ReflectEngine"]),
+        .library(name: "ReflectStoreJournal", targets: ["ReflectStoreJournal"]),
+        .library(name: "ReflectAuthoring", targets: ["ReflectAuthoring"]),
+        .library(name: "ReflectTranslation", targets: ["ReflectTranslation"]),
         .library(name: "LuaHost", targets: ["LuaHost"]),
         .library(name: "ReflectCore", targets: ["ReflectCore"]),
     ],
@@ -37,18 +47,25 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .target(name: "ReflectEngine", dependencies: [
-            "ReflectCore", "LuaHost", "ReflectStore",
+            "ReflectCore", "LuaHost",
             .product(name: "Yams", package: "Yams"),
         ]),
+        .target(name: "ReflectAuthoring", dependencies: ["ReflectEngine", "ReflectTranslation", "ReflectCore", "LuaHost",
+                                                        .product(name: "Yams", package: "Yams")]),
+        .target(name: "ReflectTranslation", dependencies: ["ReflectEngine", "ReflectCore",
+                                                          .product(name: "Yams", package: "Yams")]),
+        .target(name: "ReflectStoreJournal", dependencies: ["ReflectEngine", "ReflectCore", "ReflectStore"]),
         .executableTarget(name: "reflect", dependencies: [
-            "ReflectEngine", "ReflectStore",
+            "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).
-        .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore"]),
+        .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore",
+                                                           "ReflectStoreJournal"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
-        .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost"]),
+        .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost", "ReflectAuthoring",
+                                                             "ReflectTranslation", "ReflectStoreJournal", "ReflectStore"]),
         // Test support: an SQLite VFS that counts syncs per file (docs/storage.md).
         .target(name: "CSQLiteSyncCounter", path: "Tests/CSQLiteSyncCounter",
                 linkerSettings: [.linkedLibrary("sqlite3")]),

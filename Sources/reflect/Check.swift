@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectEngine
+import ReflectAuthoring
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(

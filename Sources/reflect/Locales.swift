@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReflectCore
 import ReflectEngine
+import ReflectTranslation
 
 struct Locales: ParsableCommand {
     static let configuration = CommandConfiguration(

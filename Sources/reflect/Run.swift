@@ -3,6 +3,7 @@ import Foundation
 import LuaHost
 import ReflectCore
 import ReflectEngine
+import ReflectStoreJournal
 import ReflectStore
 
 /// Output and input options shared by `run` and `resume`.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReflectCore
 @testable import ReflectEngine
+@testable import ReflectTranslation
 
 /// A copy of the repository's flows and locales in a temporary directory,
 /// so a test can edit content freely.

@@ -4,6 +4,7 @@ import Yams
 import ReflectCore
 import ReflectStore
 @testable import ReflectEngine
+import ReflectStoreJournal
 
 /// Issue 6: the safety gate and the output filter, with the repository's
 /// locale data, and their place in every flow.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import ReflectCore
 @testable import ReflectEngine
+@testable import ReflectAuthoring
 
 // Issue 11, class 7 (catalog identity and isolation) and class 4 (the
 // explorer's overall budget, and no backtracking regex over flow source).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ReflectEngine
+@testable import ReflectAuthoring
 
 @Suite("Transcript tests of the shipped flows")
 struct TranscriptTests {

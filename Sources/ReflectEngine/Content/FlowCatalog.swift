@@ -92,7 +92,7 @@ public struct FlowCatalog: Sendable {
         try summary(of: source).id
     }
 
-    static func summary(of source: FlowSource) throws(EngineError) -> FlowSummary {
+    package static func summary(of source: FlowSource) throws(EngineError) -> FlowSummary {
         if let flow = literalSummary(of: source) { return flow }
         return try summary(running: source)
     }
@@ -158,7 +158,7 @@ public struct FlowCatalog: Sendable {
 
 extension FlowSession {
     /// Loads a flow file far enough to read its definition, without starting it.
-    static func definitionOnly(_ source: FlowSource) throws(EngineError) -> FlowDefinition {
+    package static func definitionOnly(_ source: FlowSource) throws(EngineError) -> FlowDefinition {
         do {
             let lua = try LuaState()
             defer { lua.close() }

@@ -26,10 +26,10 @@ import Yams
 /// translation's `source` is the lock of the English text it translates
 /// (see ``SourceLock``); `note` is the translator's own comment. Every error
 /// names the file and line.
-enum LocaleFile {
-    static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety"]
+package enum LocaleFile {
+    package static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety"]
 
-    static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleDocument {
+    package static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleDocument {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
@@ -39,14 +39,14 @@ enum LocaleFile {
 
     /// A single file read on its own, every string included (as if it were
     /// the source locale).
-    static func parse(_ text: String, file: String) throws(EngineError) -> LocaleData {
+    package static func parse(_ text: String, file: String) throws(EngineError) -> LocaleData {
         let doc = try document(text, file: file)
         var data = doc.runtimeData(source: nil)
         data.strings = doc.entries.mapValues(\.text)
         return data
     }
 
-    static func document(_ text: String, file: String) throws(EngineError) -> LocaleDocument {
+    package static func document(_ text: String, file: String) throws(EngineError) -> LocaleDocument {
         let doc = try YAMLDocument(text: text, file: file)
         var out = LocaleDocument(file: file)
         out.header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }.map(String.init)
@@ -210,7 +210,7 @@ enum LocaleFile {
 
     /// `# comment` lines directly above an indented `key:` line of
     /// `strings` (libyaml drops comments, so they are read from the text).
-    static func commentsAboveKeys(_ text: String) -> [String: [String]] {
+    package static func commentsAboveKeys(_ text: String) -> [String: [String]] {
         var out: [String: [String]] = [:]
         var pending: [String] = []
         var inStrings = false

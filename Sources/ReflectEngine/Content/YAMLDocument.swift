@@ -2,11 +2,11 @@ import Yams
 
 /// A YAML file read as nodes, so that every error names the file and the
 /// line of the value at fault.
-struct YAMLDocument {
-    let file: String
-    let root: Node
+package struct YAMLDocument {
+    package let file: String
+    package let root: Node
 
-    init(text: String, file: String) throws(EngineError) {
+    package init(text: String, file: String) throws(EngineError) {
         self.file = file
         do {
             guard let node = try Yams.compose(yaml: text) else {
@@ -22,7 +22,7 @@ struct YAMLDocument {
         }
     }
 
-    static func translate(_ error: YamlError, file: String) -> EngineError {
+    package static func translate(_ error: YamlError, file: String) -> EngineError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
@@ -38,12 +38,12 @@ struct YAMLDocument {
         }
     }
 
-    func fail(_ node: Node?, _ message: String) -> EngineError {
+    package func fail(_ node: Node?, _ message: String) -> EngineError {
         .invalidContent(file: file, line: node?.mark?.line, message: message)
     }
 
     /// The mapping at `node`, as ordered (key, key node, value) triples.
-    func mapping(_ node: Node, _ what: String) throws(EngineError) -> [(key: String, keyNode: Node, value: Node)] {
+    package func mapping(_ node: Node, _ what: String) throws(EngineError) -> [(key: String, keyNode: Node, value: Node)] {
         guard let m = node.mapping else { throw fail(node, "\(what) must be a mapping (key: value)") }
         var out: [(String, Node, Node)] = []
         var seen = Set<String>()
@@ -55,19 +55,19 @@ struct YAMLDocument {
         return out
     }
 
-    func string(_ node: Node, _ what: String) throws(EngineError) -> String {
+    package func string(_ node: Node, _ what: String) throws(EngineError) -> String {
         guard let s = node.scalar?.string else { throw fail(node, "\(what) must be text") }
         return s
     }
 
-    func strings(_ node: Node, _ what: String) throws(EngineError) -> [String] {
+    package func strings(_ node: Node, _ what: String) throws(EngineError) -> [String] {
         guard let seq = node.sequence else { throw fail(node, "\(what) must be a list") }
         var out: [String] = []
         for item in seq { out.append(try string(item, what)) }
         return out
     }
 
-    func int(_ node: Node, _ what: String) throws(EngineError) -> Int {
+    package func int(_ node: Node, _ what: String) throws(EngineError) -> Int {
         guard let s = node.scalar?.string, let i = Int(s) else { throw fail(node, "\(what) must be a whole number") }
         return i
     }

@@ -15,18 +15,18 @@ import ReflectCore
 ///   directly inside a prompt call's table (`s:ask { id = "x", ... }`; not
 ///   `id = "x" .. i`), with
 ///   their lines (what `reflect check` compares with the steps it reached).
-struct FlowSourceScanner {
-    struct Header: Sendable, Equatable {
-        var id: String?
-        var version: Int?
-        var title: String?
-        var moods: [Mood]?
-        var total: Int?
+package struct FlowSourceScanner {
+    package struct Header: Sendable, Equatable {
+        package var id: String?
+        package var version: Int?
+        package var title: String?
+        package var moods: [Mood]?
+        package var total: Int?
         /// The line of the `flow` call.
-        var line: Int?
+        package var line: Int?
     }
 
-    enum Token: Equatable {
+    package enum Token: Equatable {
         case name(String)
         case string(String)
         case number(String)
@@ -34,12 +34,12 @@ struct FlowSourceScanner {
         case other
     }
 
-    private(set) var tokens: [(token: Token, line: Int)] = []
+    package private(set) var tokens: [(token: Token, line: Int)] = []
 
     /// Longest string literal kept as text (longer ones become `.other`).
-    static let maxLiteralBytes = 4_096
+    package static let maxLiteralBytes = 4_096
 
-    init(_ text: String) {
+    package init(_ text: String) {
         let b = Array(text.utf8)
         let n = b.count
         var i = 0, line = 1
@@ -148,7 +148,7 @@ struct FlowSourceScanner {
     }
 
     /// The literal fields of the last `flow { ... }` / `flow({ ... })`.
-    var header: Header {
+    package var header: Header {
         var start: Int?
         for k in tokens.indices where tokens[k].token == .name("flow") {
             if k + 1 < tokens.count, tokens[k + 1].token == .symbol(123) { start = k + 1 }
@@ -194,10 +194,10 @@ struct FlowSourceScanner {
         return h
     }
 
-    static let promptNames: Set<String> = ["ask", "intensity", "yesno", "choose", "choose_many", "checklist", "action", "message"]
+    package static let promptNames: Set<String> = ["ask", "intensity", "yesno", "choose", "choose_many", "checklist", "action", "message"]
 
     /// Step ids written literally in prompt calls, with their lines.
-    var promptSteps: [(StepID, Int)] {
+    package var promptSteps: [(StepID, Int)] {
         var out: [(StepID, Int)] = []
         // Open brackets; for a prompt call's table, whether its id was read.
         var stack: [(prompt: Bool, found: Bool)] = []

@@ -1,5 +1,7 @@
 import Foundation
 import ReflectCore
+import ReflectEngine
+import ReflectTranslation
 
 /// `reflect check`: everything an author or translator could have broken,
 /// as ``Diagnostic``s, without running anything for a person.

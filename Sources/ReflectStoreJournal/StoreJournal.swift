@@ -1,6 +1,7 @@
 import Foundation
 import ReflectCore
 import ReflectStore
+import ReflectEngine
 
 /// Journals a session into the SQLite store: every answer, with what it
 /// led to, is one committed (and synced) transaction before anything of it

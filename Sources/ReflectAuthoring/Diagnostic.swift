@@ -1,3 +1,6 @@
+import ReflectEngine
+import ReflectTranslation
+
 /// A finding of `reflect check`, as data: a stable code, where, what, and
 /// how to fix it. Each code has a page, `docs/diagnostics/<code>.md`, with an
 /// example and the fix. Errors fail the check; warnings do not.

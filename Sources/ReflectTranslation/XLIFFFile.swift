@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import ReflectCore
+import ReflectEngine
 
 /// XLIFF 1.2 export and import of a locale's strings.
 ///

@@ -1,4 +1,5 @@
 import ReflectCore
+import ReflectEngine
 
 /// Where a translation stands against English: what `reflect locales
 /// status` prints, key by key.

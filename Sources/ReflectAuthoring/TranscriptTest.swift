@@ -1,6 +1,7 @@
 import Foundation
 import ReflectCore
 import Yams
+import ReflectEngine
 
 /// Transcript tests: YAML files next to the flows (`flows/reflection/negative.test.yaml`)
 /// that drive a flow with answers and check what comes out. docs/authoring.md

@@ -1,5 +1,6 @@
 import Foundation
 import ReflectCore
+import ReflectEngine
 
 /// What `reflect locales check` reports: one finding per problem, with the
 /// file, line and key to fix. Errors fail the check; warnings do not.

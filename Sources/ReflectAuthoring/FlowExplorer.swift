@@ -1,5 +1,6 @@
 import Foundation
 import ReflectCore
+import ReflectEngine
 
 /// Runs a flow many times with generated answers, to find what a person
 /// could run into before anyone does: runtime errors, steps no answer

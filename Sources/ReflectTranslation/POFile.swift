@@ -1,5 +1,6 @@
 import Foundation
 import ReflectCore
+import ReflectEngine
 
 /// gettext PO export and import of a locale's strings.
 ///

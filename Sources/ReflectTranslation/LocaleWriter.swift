@@ -1,4 +1,5 @@
 import ReflectCore
+import ReflectEngine
 
 /// Writes a locale document in its canonical form. Tools (`confirm`,
 /// `import`) rewrite files this way: header comments kept, one line per

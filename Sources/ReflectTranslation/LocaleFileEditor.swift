@@ -1,4 +1,5 @@
 import Foundation
+import ReflectEngine
 
 /// Changes a locale file in place, line by line, so a translator's layout
 /// and comments survive `confirm` and `import`: only the lines of the keys
