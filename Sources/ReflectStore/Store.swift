@@ -110,7 +110,14 @@ public final class Store: Sendable {
             return try DatabaseQueue(path: path, configuration: configuration(path: path, readonly: true))
         } catch let e as DatabaseError where e.resultCode == .SQLITE_CANTOPEN && FileManager.default.isReadableFile(atPath: path) {
             // A WAL database on a read-only mount: its -shm cannot be
-            // created. Nothing can write it there, so it is immutable.
+            // created. Nothing can write it there, so it is immutable;
+            // unless a write-ahead log is left over, which could then not
+            // be read: better refused than shown without its last answers.
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
+            guard wal == 0 else {
+                throw StoreError.cannotOpen(path: path, reason: "its write-ahead log (\(path)-wal) holds changes that cannot be read "
+                                            + "without write access to the directory; open it once where it can be written")
+            }
             var allowed = CharacterSet.urlPathAllowed
             allowed.remove(charactersIn: "?#%")
             let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"

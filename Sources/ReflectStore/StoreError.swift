@@ -72,6 +72,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 return .busy("another process holds it: \(e.message ?? "database is locked")")
             case .SQLITE_READONLY:
                 return .readOnly(path: path)
+            case .SQLITE_NOTADB:
+                return .foreignDatabase(path: path, reason: "it is not an SQLite database")
             default:
                 return .database(e.message.map { "\($0) (SQLite code \(e.extendedResultCode.rawValue))" } ?? "\(e)")
             }

@@ -68,7 +68,10 @@ struct StorageSafetyTests {
                 try db.execute(sql: "PRAGMA application_id = 1234; CREATE TABLE t (x)")
             }
         }
-        for path in [db, other] {
+        let text = tempDB()
+        try FileManager.default.createDirectory(atPath: (text as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(String(repeating: "my notes, not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: text))
+        for path in [db, other, text] {
             let before = try #require(bytes(path))
             for command in [["history"], ["export"], ["log", "good"], ["show", "abc"], ["import", "/dev/null"],
                             ["run", "reflection", "--mood", "bad", "--answers", "-"], ["delete-all", "--yes"]] {
@@ -166,6 +169,9 @@ struct StorageSafetyTests {
     func readDuringWrite() throws {
         let db = tempDB()
         #expect(try CLIRunner.run(["log", "good", "--date", "2026-11-20", "--db", db]).status == 0)
+        let run = try CLIRunner.run(["run", "reflection", "--mood", "bad", "--db", db, "--answers", "-", "--format", "jsonl"],
+                                    stdin: "7\n", in: repositoryRoot)
+        let session = try #require(run.events.first?["session"] as? String)
         var config = Configuration()
         config.allowsUnsafeTransactions = true  // the lock stays held between the two accesses
         let holder = try DatabaseQueue(path: db, configuration: config)
@@ -178,6 +184,8 @@ struct StorageSafetyTests {
         #expect(history.status == 0 && history.stdout.contains("2026-11-20  good"), "\(history.stderr)")
         let export = try CLIRunner.run(["export", "--format", "csv", "--db", db])
         #expect(export.status == 0 && export.stdout.contains("2026-11-20"), "\(export.stderr)")
+        let show = try CLIRunner.run(["show", String(session.prefix(8)), "--db", db])
+        #expect(show.status == 0 && show.stdout.contains("→ 7"), "\(show.stderr)")
         #expect(Date().timeIntervalSince(start) < 8, "they did not wait for the lock")
         // A writer, meanwhile, waits and then says it is busy (not run here: 10 s).
     }
@@ -217,6 +225,19 @@ struct StorageSafetyTests {
         }
         let write = try ReadOnlyMount.run(dir, ["log", "bad", "--db", db])
         #expect(write.status == 1 && write.stderr.contains("[store."), "\(write.stderr)")
+
+        // A writer killed mid-session leaves its answers in the WAL: read through the -shm it left.
+        let live = try LiveProcess(["run", "reflection", "--mood", "bad", "--db", db, "--answers", "-", "--format", "jsonl"], in: repositoryRoot)
+        try #require(live.waitFor { $0["event"] as? String == "prompt" } != nil)
+        live.send("7")
+        try #require(live.waitFor { $0["event"] as? String == "saved" } != nil)
+        live.kill()
+        let afterKill = try ReadOnlyMount.run(dir, ["history", "--db", db])
+        #expect(afterKill.stdout.contains("unfinished (1 answered)"), "\(afterKill.stdout) \(afterKill.stderr)")
+        // Without its -shm, the WAL cannot be read there: refused, not shown without the last answers.
+        try FileManager.default.removeItem(atPath: db + "-shm")
+        let noShm = try ReadOnlyMount.run(dir, ["history", "--db", db])
+        #expect(noShm.status == 1 && noShm.stderr.contains("write-ahead log"), "\(noShm.stderr)")
     }
 
     // MARK: item 9 — a directory that cannot be written says why
