@@ -151,7 +151,7 @@ public struct TranscriptSuite: Sendable {
                 // After the answer: the events it produced.
                 if let d = fields["distortion"] {
                     let want = try doc.string(d, "distortion")
-                    let got = last.compactMap { if case .distortion(_, let t) = $0 { t.rawValue } else { nil } }
+                    let got = last.compactMap { if case .distortion(_, let t, _) = $0 { t.rawValue } else { nil } }
                     if !got.contains(want) {
                         return Result(file: doc.file, test: testName, failure: "\(here)\n    expected distortion \(want)\n    actual   \(got.isEmpty ? "no distortion event" : "distortion " + got.joined(separator: ", "))")
                     }

@@ -61,14 +61,26 @@ enum LocaleWriter {
         if let d = doc.distortions {
             out.append("distortions:")
             if let s = d.source { out.append("  source: \(quote(s))") }
-            out.append("  priority: \(list(d.value.priority))")
-            if !d.value.slots.isEmpty {
-                out.append("  slots:")
-                for (k, v) in d.value.slots.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(v))") }
+            let v = d.value
+            out.append("  threshold: \(v.threshold)")
+            out.append("  priority: \(list(v.priority))")
+            if v.negation != DistortionRules.Negation() {
+                out.append("  negation:")
+                if !v.negation.before.isEmpty { out.append("    before: \(list(v.negation.before))") }
+                if !v.negation.after.isEmpty { out.append("    after: \(list(v.negation.after))") }
+                out.append("    window: \(v.negation.window)")
             }
-            out.append("  phrases:")
-            for category in d.value.priority {
-                out.append("    \(category): \(list(d.value.phrases[category] ?? []))")
+            if !v.clauseBreaks.isEmpty { out.append("  clause_breaks: \(list(v.clauseBreaks))") }
+            if !v.ownWords.isEmpty { out.append("  own_words: \(list(v.ownWords))") }
+            if !v.slots.isEmpty {
+                out.append("  slots:")
+                for (k, items) in v.slots.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(items))") }
+            }
+            out.append("  rules:")
+            for category in v.priority {
+                let cues = v.cues[category] ?? .init()
+                out.append("    \(category):")
+                for s in DistortionRules.Strength.allCases where !cues[s].isEmpty { out.append("      \(s.rawValue): \(list(cues[s]))") }
             }
         }
         return out.joined(separator: "\n") + "\n"

@@ -15,6 +15,9 @@
 //   reflect-bench engine-open N CONTENT   only opening N such sessions
 //   reflect-bench detect N SENTENCES TSV [LABELS]   label the first N lines with
 //                                    the anchors' keywords and matching rule
+//   reflect-bench detect-rules N SENTENCES CONTENT [LABELS]   label the first N
+//                                    lines with the English locale's distortion
+//                                    rules (confidence, negation, quotation)
 //   reflect-bench safety N SENTENCES CONTENT   the safety gate over N lines
 //   reflect-bench write N DBPATH     N durable answer writes, one transaction each
 //   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
@@ -163,6 +166,24 @@ do {
         let dt = Date().timeIntervalSince(start)
         if args.count > 5 { try labels.write(toFile: args[5], atomically: true, encoding: .utf8) }
         print("mode=detect texts=\(count) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
+    case "detect-rules":
+        guard args.count >= 5, let n = Int(args[2]) else { fail("detect-rules N SENTENCES CONTENT [LABELS]") }
+        guard let detector = try ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[4]))).language(for: "en").detector else {
+            fail("no English distortion rules in \(args[4])")
+        }
+        let text = try String(contentsOfFile: args[3], encoding: .utf8)
+        var labels = ""
+        var count = 0, sum = 0
+        let start = Date()
+        forEachLine(of: text, limit: n) { line in
+            count += 1
+            let d = detector.detection(line)
+            if args.count > 5 { labels += d.type.rawValue + "\t" + String(format: "%.2f", d.confidence) + "\n" } else { sum += d.type.rawValue.utf8.count }
+        }
+        checksum += sum
+        let dt = Date().timeIntervalSince(start)
+        if args.count > 5 { try labels.write(toFile: args[5], atomically: true, encoding: .utf8) }
+        print("mode=detect-rules texts=\(count) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
     case "safety":
         guard args.count >= 5, let n = Int(args[2]) else { fail("safety N SENTENCES CONTENT") }
         let gate = try ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[4]))).language(for: "en").safety

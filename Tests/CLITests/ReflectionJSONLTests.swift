@@ -66,6 +66,8 @@ struct ReflectionJSONLTests {
         let out = try run("bad", ["6", json("The client call this morning went sideways quickly"), json(thought)])
         let distortion = try #require(out.events.first { $0["event"] as? String == "distortion" })
         #expect(distortion["type"] as? String == type)
+        let confidence = try #require(distortion["confidence"] as? Double)
+        #expect(type == "unknown" ? confidence < 0.5 : confidence >= 0.5 && confidence <= 1)
         #expect(distortion["step"] as? String == "thought")
         #expect(prompts(out).last?["text"] as? String == q3)
     }
@@ -115,6 +117,59 @@ struct DetectAndFlowsTests {
         #expect(out.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                 == ["overgeneralization", "should_statement", "labeling", "catastrophizing", "personalization", "mind_reading",
                     "unknown", "unknown", ""])
+    }
+
+    @Test("reflect detect --confidence adds the confidence; below the threshold the label is unknown")
+    func detectConfidence() throws {
+        let out = try CLIRunner.run(["detect", "--confidence"], stdin: "She thinks I'm an idiot\nThe weather was terrible\nI had lunch\n",
+                                    in: repositoryRoot)
+        #expect(out.status == 0)
+        let rows = out.stdout.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.map { $0[0] } == ["mind_reading", "unknown", "unknown"])
+        #expect(rows[0][1] == "0.90")
+        #expect(rows[1][1] == "0.30")
+        #expect(rows[2][1] == "0.00")
+    }
+
+    @Test("reflect detect --explain shows each match, what cancelled it, the scores and why the winner won")
+    func detectExplain() throws {
+        let out = try CLIRunner.run(["detect", "--explain", "It's not my fault, but she thinks I'm an idiot"], in: repositoryRoot)
+        #expect(out.status == 0)
+        #expect(out.stdout.contains("personalization (strong 0.90): rule \"my fault\" on \"my fault\": cancelled by negation 'not'"))
+        #expect(out.stdout.contains("winner mind_reading"))
+        #expect(out.stdout.contains("its match comes first and frames the other's"))
+        #expect(out.stdout.hasSuffix("result mind_reading (confidence 0.90 ≥ threshold 0.50)\n"))
+        let quoted = try CLIRunner.run(["detect", "--explain", "My friend said \"you always mess up\" as a joke"], in: repositoryRoot)
+        #expect(quoted.stdout.contains("ignored: inside someone else's quotation"))
+        #expect(quoted.stdout.contains("result unknown"))
+    }
+
+    @Test("reflect detect --report prints per-type figures, coverage and precision when routed; a bad line names its number")
+    func detectReport() throws {
+        let fixture = try ContentFixture(["labelled.tsv": """
+            # a comment
+            I always mess everything up\tovergeneralization
+            I should have known better\tshould_statement
+            The bus was late\tunknown
+            I'm such an idiot\tmind_reading
+
+            We had pasta\tlabeling
+            """])
+        let out = try CLIRunner.run(["detect", "--report", fixture.root.appendingPathComponent("labelled.tsv").path], in: repositoryRoot)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.contains("5 thoughts (4 distorted, 1 unknown)"))
+        #expect(out.stdout.contains("coverage 0.75 (3 of 4 distorted thoughts named a type)"))
+        #expect(out.stdout.contains("precision when routed 0.67 (2 of 3 named thoughts right)"))
+        let should = try #require(out.stdout.split(separator: "\n").first { $0.hasPrefix("should_statement") })
+        #expect(should.split(separator: " ").map(String.init) == ["should_statement", "1", "1", "1.00", "1.00", "1.00", "1.00"])
+        let misses = try CLIRunner.run(["detect", "--misses", "--report", fixture.root.appendingPathComponent("labelled.tsv").path], in: repositoryRoot)
+        #expect(misses.stdout.contains("line 5: expected mind_reading, got labeling: I'm such an idiot"))
+        #expect(misses.stdout.contains("line 7: expected labeling, got unknown: We had pasta"))
+        let bad = try ContentFixture(["bad.tsv": "I always fail\tovergeneralisation\n"])
+        let error = try CLIRunner.run(["detect", "--report", bad.root.appendingPathComponent("bad.tsv").path], in: repositoryRoot)
+        #expect(error.status == 1)
+        #expect(error.stderr.contains("bad.tsv:1"))
+        #expect(error.stderr.contains("unknown type 'overgeneralisation'"))
     }
 
     @Test("reflect flows lists id, title and question count")

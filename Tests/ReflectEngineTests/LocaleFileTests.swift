@@ -30,27 +30,35 @@ struct LocaleFileTests {
         #expect(try #require(error("name: X\n")).message.contains("missing 'locale"))
     }
 
-    @Test("distortion lists are checked when the file loads")
+    @Test("distortion rules are checked when the file loads: type, slot, strength, threshold, the old phrases key")
     func distortions() throws {
         let badCategory = try #require(error("""
             locale: xx
             distortions:
               priority: [catastrophising]
-              phrases:
-                catastrophising: [ruined]
+              rules:
+                catastrophising: { strong: [ruined] }
             """))
         #expect(badCategory.message.contains("not a distortion type"))
         let badSlot = try #require(error("""
             locale: xx
             distortions:
               priority: [labeling]
-              phrases:
-                labeling: ["i'm a {trait}"]
+              rules:
+                labeling: { strong: ["i'm a {trait}"] }
             """))
         #expect(badSlot.message.contains("unknown or empty slot '{trait}'"))
-        let empty = try #require(error("locale: xx\ndistortions:\n  priority: [labeling]\n  phrases:\n    labeling: []\n"))
+        let empty = try #require(error("locale: xx\ndistortions:\n  priority: [labeling]\n  rules:\n    labeling: {}\n"))
         #expect(empty.message.contains("is empty"))
         #expect(empty.line == 5)
+        let strength = try #require(error("locale: xx\ndistortions:\n  priority: [labeling]\n  rules:\n    labeling: { sure: [idiot] }\n"))
+        #expect(strength.message.contains("unknown strength 'sure'"))
+        #expect(strength.line == 5)
+        let threshold = try #require(error("locale: xx\ndistortions:\n  threshold: 2\n  priority: [labeling]\n  rules:\n    labeling: { weak: [idiot] }\n"))
+        #expect(threshold.message.contains("threshold must be a number from 0 to 1"))
+        #expect(threshold.line == 3)
+        let old = try #require(error("locale: xx\ndistortions:\n  priority: [labeling]\n  phrases:\n    labeling: [idiot]\n"))
+        #expect(old.message.contains("distortions.rules"))
     }
 
     @Test("safety lists are checked when the file loads: category, slots, empty phrases, medical kinds, self-referring slots")

@@ -33,7 +33,7 @@ struct ReflectionFlowsTests {
         let events = try drive(session, [.number(7), .text("My manager criticised my report in the team meeting"), .text(thought)])
         #expect(session.current?.step == "perspective")
         #expect(session.current?.text == q3)
-        let type = try #require(events.compactMap { if case .distortion(_, let t) = $0 { t } else { nil } }.first)
+        let type = try #require(events.compactMap { if case .distortion(_, let t, _) = $0 { t } else { nil } }.first)
         #expect(session.distortions["thought"] == type)
     }
 

@@ -1,31 +1,603 @@
-/// Names the cognitive distortion in a thought, deterministically, from a
-/// locale's keyword and pattern lists.
+/// Names the cognitive distortion in a thought, with a confidence,
+/// deterministically, from a locale's ``DistortionRules``.
 ///
-/// Categories are tried most specific first (the lexicon's `priority`, e.g.
-/// catastrophizing before overgeneralization, so "I always ruin everything"
-/// is catastrophizing). Matching follows ``PhraseMatcher``: whole words for
-/// alphabetic scripts, substrings for Japanese and Korean; case, accents and
-/// apostrophe variants do not matter. No match is `.unknown`.
+/// How a thought is scored (docs/distortions.md explains it for authors):
+/// 1. Every piece of every rule, negation word, clause-break word and
+///    own-words frame is found in one ``PhraseMatcher`` pass (whole words
+///    for alphabetic scripts, stems for Japanese and Korean; case, accents
+///    and apostrophe variants do not matter).
+/// 2. Words inside quotation marks are someone else's and are skipped,
+///    unless the whole thought is the quotation or an own-words frame
+///    ("i keep thinking") comes before it in the same sentence.
+/// 3. A rule matches when its pieces occur in order: a `{slot}` or the next
+///    phrase right after the previous piece, a `...` anywhere later in the
+///    same sentence. A match preceded by a `negation.before` word within
+///    `window` words (characters in substring mode) in the same clause, or
+///    followed by a `negation.after` word likewise, does not count.
+/// 4. A type's score combines the weights of its matches on separate words:
+///    1 − Π(1 − w) (matches sharing words with a stronger one of the same
+///    type add nothing). The best score wins; equal scores go to the type
+///    whose match starts first (it frames the other: "she thinks I'm
+///    ugly"), then to the type earlier in `priority`.
+/// 5. confidence = best × (1 − runner-up / 2), where the runner-up score
+///    counts only rules sharing no words with the winner's matches. Below
+///    `threshold` the answer is `unknown`.
+///
+/// Cost: one matcher pass plus work per occurrence (no backtracking); no
+/// allocation when nothing matches an ASCII thought.
 public struct DistortionDetector: Sendable {
-    private let matcher: PhraseMatcher
-    private let types: [DistortionType]
+    /// One compiled rule.
+    struct Rule: Sendable {
+        var type: Int
+        var strength: DistortionRules.Strength
+        var text: String
+        var pieces: [Int32]
+        /// gaps[k]: piece k may come anywhere later in the sentence (`...`),
+        /// instead of right after piece k − 1. gaps[0] is unused.
+        var gaps: [Bool]
+    }
 
-    /// - Throws: ``LexiconError`` for an unknown category name, a bad slot, or
-    ///   an empty phrase.
-    public init(_ lexicon: PhraseLexicon, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+    /// Everything compiled, behind one reference: copying a detector (it
+    /// is a value, and closures capture it) costs one retain.
+    private let c: Compiled
+    public let threshold: Double
+    public let mode: PhraseMatcher.Mode
+
+    /// - Throws: ``LexiconError`` for an unknown type name, a bad slot or
+    ///   pattern, an empty phrase, or a threshold outside 0 … 1.
+    public init(_ content: DistortionRules, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
         var types: [DistortionType] = []
-        for name in lexicon.priority {
+        for name in content.priority {
             guard let t = DistortionType(rawValue: name), t != .unknown else {
                 throw LexiconError(category: name, phrase: "", reason: "not a distortion type (expected one of "
                     + DistortionType.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", ") + ")")
             }
             types.append(t)
         }
-        self.types = types
-        matcher = try PhraseMatcher(lexicon, mode: mode)
+        for name in content.cues.keys where !content.priority.contains(name) {
+            throw LexiconError(category: name, phrase: "", reason: "has rules but is not in priority")
+        }
+        guard content.threshold >= 0, content.threshold <= 1 else {
+            throw LexiconError(category: "threshold", phrase: "\(content.threshold)", reason: "must be between 0 and 1")
+        }
+        guard content.negation.window >= 0, content.negation.window <= 50 else {
+            throw LexiconError(category: "negation", phrase: "window: \(content.negation.window)", reason: "must be between 0 and 50")
+        }
+        threshold = content.threshold
+        let window = content.negation.window
+        self.mode = mode
+
+        var compiler = PieceCompiler(slots: content.slots)
+        let negateBefore = try compiler.list(content.negation.before, named: "negation.before")
+        let negateAfter = try compiler.list(content.negation.after, named: "negation.after")
+        let clauseBreak = try compiler.list(content.clauseBreaks, named: "clause_breaks")
+        let ownWords = try compiler.list(content.ownWords, named: "own_words")
+        var rules: [Rule] = []
+        for (t, name) in content.priority.enumerated() {
+            let cues = content.cues[name] ?? .init()
+            for strength in DistortionRules.Strength.allCases {
+                for text in cues[strength] {
+                    let (pieces, gaps) = try compiler.pattern(text, category: name)
+                    rules.append(Rule(type: t, strength: strength, text: text, pieces: pieces, gaps: gaps))
+                }
+            }
+        }
+        var steps = [[(rule: Int32, step: Int32)]](repeating: [], count: compiler.pieceCount)
+        for (r, rule) in rules.enumerated() {
+            for (k, p) in rule.pieces.enumerated() { steps[Int(p)].append((Int32(r), Int32(k))) }
+        }
+        let stepStart: [Int32] = [0] + steps.reduce(into: [Int32]()) { acc, s in acc.append((acc.last ?? 0) + Int32(s.count)) }
+        let stepRule = steps.flatMap { $0.map(\.rule) }
+        let stepIndex = steps.flatMap { $0.map(\.step) }
+        let ruleType = rules.map { Int32($0.type) }
+        let ruleWeight = rules.map(\.strength.weight)
+        let ruleLength = rules.map { Int32($0.pieces.count) }
+        var offsets: [Int32] = []
+        var offset: Int32 = 0
+        for rule in rules {
+            offsets.append(offset)
+            offset += Int32(rule.gaps.count)
+        }
+        let ruleGaps = offsets
+        let gaps = rules.flatMap(\.gaps)
+        // One matcher category per distinct set of pieces sharing a phrase.
+        var groupOf: [[Int32]: Int] = [:]
+        var groups: [[Int32]] = []
+        var phrases: [String: [String]] = [:]
+        var names: [String] = []
+        for (bytes, pieces) in compiler.terms.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            let key = pieces.sorted()
+            let g: Int
+            if let known = groupOf[key] { g = known } else {
+                g = groups.count
+                groupOf[key] = g
+                groups.append(key)
+                names.append("g\(g)")
+            }
+            phrases[names[g], default: []].append(String(decoding: bytes, as: UTF8.self))
+        }
+        let groupStart: [Int32] = [0] + groups.reduce(into: [Int32]()) { acc, g in acc.append((acc.last ?? 0) + Int32(g.count)) }
+        let groupPieces = groups.flatMap { $0 }
+        let matcher = try PhraseMatcher(PhraseLexicon(priority: names, phrases: phrases), mode: mode)
+        c = Compiled(matcher: matcher, groupStart: groupStart, groupPieces: groupPieces, stepStart: stepStart, stepRule: stepRule,
+                     stepIndex: stepIndex, ruleType: ruleType, ruleWeight: ruleWeight, ruleLength: ruleLength, ruleGaps: ruleGaps,
+                     gaps: gaps, rules: rules, types: types, negateBefore: negateBefore, negateAfter: negateAfter,
+                     clauseBreak: clauseBreak, ownWords: ownWords, window: window)
     }
 
-    public func detect(_ thought: String) -> DistortionType {
-        matcher.match(thought).map { types[$0] } ?? .unknown
+    /// The first pass's form: every phrase a strong rule.
+    public init(_ lexicon: PhraseLexicon, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+        try self.init(DistortionRules(priority: lexicon.priority, phrases: lexicon.phrases, slots: lexicon.slots), mode: mode)
+    }
+
+    /// The type only (`unknown` below the threshold).
+    public func detect(_ thought: String) -> DistortionType { detection(thought).type }
+
+    /// The type and its confidence.
+    public func detection(_ thought: String) -> DistortionDetection {
+        var trace: Trace? = nil
+        return evaluate(thought, trace: &trace)
+    }
+
+    /// What matched, what was cancelled and why the winner won.
+    public func explain(_ thought: String) -> DistortionExplanation {
+        var trace: Trace? = Trace()
+        let detection = evaluate(thought, trace: &trace)
+        let t = trace ?? Trace()
+        return DistortionExplanation(matches: t.matches, scores: t.scores, detection: detection,
+                                     threshold: threshold, priority: c.types)
+    }
+
+    // MARK: - Evaluation
+
+    struct Trace {
+        var matches: [DistortionExplanation.Match] = []
+        var scores: [DistortionExplanation.Score] = []
+    }
+
+    /// One piece found in the text, with where it stands.
+    private struct Occurrence {
+        var start: Int32
+        var end: Int32
+        var piece: Int32
+        var sentence: Int32 = 0
+        var clause: Int32 = 0
+        /// Words (characters in substring mode) before start / up to end.
+        var unitStart: Int32 = 0
+        var unitEnd: Int32 = 0
+        var quoted = false
+    }
+
+    private struct Partial {
+        var first: Int32
+        var end: Int32
+        var sentence: Int32
+        /// Bytes of the pieces matched so far (c.gaps excluded).
+        var covered: Int32
+    }
+
+    private func evaluate(_ thought: String, trace: inout Trace?) -> DistortionDetection {
+        var text = thought
+        let ascii: DistortionDetection? = text.withUTF8 { raw in
+            guard raw.count <= 4096, !raw.contains(where: { $0 >= 0x80 }) else { return nil }
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(raw.count, 1)) { buf in
+                for i in 0..<raw.count {
+                    let b = raw[i]
+                    buf[i] = (b >= 65 && b <= 90) ? b + 32 : b
+                }
+                return evaluate(normalized: UnsafeBufferPointer(rebasing: buf[0..<raw.count]), trace: &trace)
+            }
+        }
+        if let ascii { return ascii }
+        let bytes = DistortionText.bytes(thought)
+        return bytes.withUnsafeBufferPointer { evaluate(normalized: $0, trace: &trace) }
+    }
+
+    private func evaluate(normalized t: UnsafeBufferPointer<UInt8>, trace: inout Trace?) -> DistortionDetection {
+        var occ: [Occurrence] = []
+        c.matcher.forEachOccurrence(normalized: t) { s, e, g in
+            for j in Int(c.groupStart[g])..<Int(c.groupStart[g + 1]) {
+                if occ.isEmpty { occ.reserveCapacity(32) }
+                occ.append(Occurrence(start: Int32(s), end: Int32(e), piece: c.groupPieces[j]))
+            }
+        }
+        if occ.isEmpty { return .none }
+        locate(&occ, in: t)
+        maskQuotes(&occ, in: t)
+        if trace != nil {
+            for o in occ where o.quoted {
+                for j in Int(c.stepStart[Int(o.piece)])..<Int(c.stepStart[Int(o.piece) + 1]) where c.stepIndex[j] == 0 {
+                    let rule = c.rules[Int(c.stepRule[j])]
+                    let text = String(decoding: UnsafeBufferPointer(rebasing: t[Int(o.start)..<Int(o.end)]), as: UTF8.self)
+                    trace?.matches.append(.init(type: c.types[rule.type], strength: rule.strength, rule: rule.text, text: text, status: .quoted))
+                }
+            }
+        }
+
+        // Rule chains, in text order. Partial chains are few; a linear list
+        // keyed by (rule, next step) is cheaper than hashing, and bounded by
+        // the number of rule steps.
+        var partials: [(key: Int32, partial: Partial)] = []
+        var complete: [(rule: Int, first: Int, last: Int, covered: Int32)] = []
+        for i in occ.indices where !occ[i].quoted {
+            let o = occ[i]
+            let p = Int(o.piece)
+            for j in Int(c.stepStart[p])..<Int(c.stepStart[p + 1]) {
+                let r = Int(c.stepRule[j]), k = Int(c.stepIndex[j])
+                var first = i
+                var covered = o.end - o.start
+                if k > 0 {
+                    let key = Int32(r << 4 | k)
+                    guard let at = partials.firstIndex(where: { $0.key == key }) else { continue }
+                    let part = partials[at].partial
+                    guard part.end <= o.start else { continue }
+                    if c.gaps[Int(c.ruleGaps[r]) + k] {
+                        guard part.sentence == o.sentence else { continue }
+                    } else {
+                        var b = Int(part.end)
+                        while b < Int(o.start), t[b] == 32 { b += 1 }
+                        guard b == Int(o.start) else { continue }
+                    }
+                    first = Int(part.first)
+                    covered += part.covered
+                }
+                if k + 1 == Int(c.ruleLength[r]) {
+                    if complete.isEmpty { complete.reserveCapacity(8) }
+                    complete.append((r, first, i, covered))
+                } else {
+                    let key = Int32(r << 4 | (k + 1))
+                    let new = Partial(first: Int32(first), end: o.end, sentence: o.sentence, covered: covered)
+                    if let at = partials.firstIndex(where: { $0.key == key }) {
+                        // Right after: keep the longest reach; anywhere later:
+                        // keep the earliest end in the current sentence.
+                        let old = partials[at].partial
+                        let replace = c.gaps[Int(c.ruleGaps[r]) + k + 1]
+                            ? (old.sentence != new.sentence || new.end < old.end) : new.end > old.end
+                        if replace { partials[at].partial = new }
+                    } else {
+                        partials.append((key, new))
+                    }
+                }
+            }
+        }
+        if complete.isEmpty { return .none }
+
+        // Negation, then scores per type.
+        var negators = Negators()
+        for (i, o) in occ.enumerated() where !o.quoted {
+            if o.piece == c.negateBefore { negators.before.append((o.end, i)) }
+            if o.piece == c.negateAfter { negators.after.append((o.start, i)) }
+        }
+        if negators.before.count > 1 { negators.before.sort { $0.end < $1.end } }
+        var counted: [Match] = []
+        for (r, first, last, covered) in complete {
+            let a = occ[first], b = occ[last]
+            let negator = negation(before: a, after: b, in: occ, negators)
+            if trace != nil {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: t[Int(a.start)..<Int(b.end)]), as: UTF8.self)
+                let status: DistortionExplanation.Match.Status = negator.map {
+                    .negated(by: String(decoding: UnsafeBufferPointer(rebasing: t[Int(occ[$0].start)..<Int(occ[$0].end)]), as: UTF8.self))
+                } ?? .counted
+                trace?.matches.append(.init(type: c.types[c.rules[r].type], strength: c.rules[r].strength, rule: c.rules[r].text, text: text, status: status))
+            }
+            if negator == nil { counted.append(Match(rule: r, start: a.start, end: b.end, covered: covered)) }
+        }
+        // Evidence per type: its matches on separate words, strongest (then
+        // longest) first; a match sharing words with a stronger one of the
+        // same type adds nothing ("I'm a bad person" is one label, not two).
+        counted.sort { x, y in
+            let wx = c.ruleWeight[x.rule], wy = c.ruleWeight[y.rule]
+            if wx != wy { return wx > wy }
+            if x.covered != y.covered { return x.covered > y.covered }
+            if x.start != y.start { return x.start < y.start }
+            return x.rule < y.rule
+        }
+        // At most 64 per type: more cannot change a score rounded to 1e-6
+        // (0.7^64 < 1e-9), and it keeps this linear on hostile input.
+        var tally = [Tally](repeating: Tally(), count: c.types.count)
+        var kept: [Match] = []
+        for m in counted where tally[Int(c.ruleType[m.rule])].count < 64 {
+            let t = Int(c.ruleType[m.rule])
+            if kept.contains(where: { Int(c.ruleType[$0.rule]) == t && $0.overlaps(m) }) { continue }
+            kept.append(m)
+            tally[t].miss *= 1 - c.ruleWeight[m.rule]
+            tally[t].count += 1
+            tally[t].first = min(tally[t].first, m.start)
+        }
+        // The best score wins; equal scores go to the type whose match comes
+        // first (it frames the rest: "she thinks I'm ugly", "because I'm a
+        // bad father"), then to priority.
+        func better(_ a: Int, _ b: Int) -> Bool {
+            if tally[a].miss != tally[b].miss { return tally[a].miss < tally[b].miss }
+            if tally[a].first != tally[b].first { return tally[a].first < tally[b].first }
+            return a < b
+        }
+        var best = -1
+        for c in c.types.indices where tally[c].count > 0 && (best < 0 || better(c, best)) { best = c }
+        guard best >= 0 else { return .none }
+        // The runner-up: other c.types' matches that share no words with any
+        // of the winner's ("she thinks I'm an idiot" is mind reading; its
+        // "I'm an idiot" does not compete).
+        for m in kept where Int(c.ruleType[m.rule]) != best {
+            if counted.contains(where: { Int(c.ruleType[$0.rule]) == best && $0.overlaps(m) }) { continue }
+            tally[Int(c.ruleType[m.rule])].rival *= 1 - c.ruleWeight[m.rule]
+        }
+        var rival = 1.0
+        for c in c.types.indices where c != best { rival = min(rival, tally[c].rival) }
+        if trace != nil {
+            trace?.scores = c.types.indices.filter { tally[$0].count > 0 }
+                .sorted(by: better)
+                .map { .init(type: c.types[$0], score: DistortionDetector.rounded(1 - tally[$0].miss), rules: tally[$0].count,
+                             competing: DistortionDetector.rounded(1 - tally[$0].rival), start: Int(tally[$0].first)) }
+        }
+        let top = 1 - tally[best].miss
+        let confidence = DistortionDetector.rounded(top * (1 - (1 - rival) / 2))
+        return DistortionDetection(type: confidence >= threshold ? c.types[best] : .unknown, confidence: confidence, candidate: c.types[best])
+    }
+
+    /// One type's evidence in one thought.
+    private struct Tally {
+        /// Π(1 − w) over its kept matches (score = 1 − miss).
+        var miss = 1.0
+        /// The same over its matches apart from the winner's words.
+        var rival = 1.0
+        var count = 0
+        var first = Int32.max
+    }
+
+    /// A rule's match that counts (not negated, not quoted).
+    private struct Match {
+        var rule: Int
+        var start: Int32
+        var end: Int32
+        var covered: Int32
+
+        func overlaps(_ o: Match) -> Bool { start < o.end && o.start < end }
+    }
+
+    /// Rounds to 1e-6, so that equal rule sets give equal figures on any
+    /// machine and thresholds compare as written.
+    static func rounded(_ x: Double) -> Double { (x * 1_000_000).rounded() / 1_000_000 }
+
+    /// The occurrences of negation words, for ``negation(before:after:)``:
+    /// `before` words by end, `after` words by start.
+    private struct Negators {
+        var before: [(end: Int32, index: Int)] = []
+        var after: [(start: Int32, index: Int)] = []
+    }
+
+    /// The index of the occurrence of a negation word that cancels the
+    /// match from `a` to `b`, if any. Only the nearest word on each side can
+    /// (clauses and units only grow along the text), found by bisection.
+    private func negation(before a: Occurrence, after b: Occurrence, in occ: [Occurrence], _ negators: Negators) -> Int? {
+        // The last `before` word ending at or before a.start.
+        var lo = 0, hi = negators.before.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if negators.before[mid].end <= a.start { lo = mid + 1 } else { hi = mid }
+        }
+        if lo > 0 {
+            let i = negators.before[lo - 1].index
+            if occ[i].clause == a.clause, a.unitStart - occ[i].unitEnd <= Int32(c.window) { return i }
+        }
+        // The first `after` word starting at or after b.end.
+        lo = 0; hi = negators.after.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if negators.after[mid].start < b.end { lo = mid + 1 } else { hi = mid }
+        }
+        if lo < negators.after.count {
+            let i = negators.after[lo].index
+            if occ[i].clause == b.clause, occ[i].unitStart - b.unitEnd <= Int32(c.window) { return i }
+        }
+        return nil
+    }
+
+    /// Fills sentence, clause and unit positions (one forward pass; the
+    /// occurrences are in order of start).
+    private func locate(_ occ: inout [Occurrence], in t: UnsafeBufferPointer<UInt8>) {
+        var pos = 0, sentence: Int32 = 0, clause: Int32 = 0, units: Int32 = 0
+        func isUnitStart(_ i: Int) -> Bool {
+            switch mode {
+            case .substring: return t[i] & 0xC0 != 0x80 && t[i] != 32
+            case .wordBoundary:
+                let word = TextNormalizer.isWordByte(t[i]) || t[i] == 39
+                return word && (i == 0 || !(TextNormalizer.isWordByte(t[i - 1]) || t[i - 1] == 39))
+            }
+        }
+        var breakEnds: [Int32] = []
+        var lastStart: Int32 = -1, lastEnd: Int32 = -1, lastInside: Int32 = 0
+        for i in occ.indices {
+            let s = Int(occ[i].start)
+            while pos < s {
+                let b = t[pos]
+                if DistortionText.endsSentence(b) { sentence += 1 }
+                if DistortionText.endsClause(b) { clause += 1 }
+                if isUnitStart(pos) { units += 1 }
+                pos += 1
+            }
+            // Pieces sharing a phrase share its span: count its units once.
+            if occ[i].start != lastStart || occ[i].end != lastEnd {
+                lastInside = 0
+                for j in s..<Int(occ[i].end) where isUnitStart(j) { lastInside += 1 }
+                lastStart = occ[i].start
+                lastEnd = occ[i].end
+            }
+            let inside = lastInside
+            occ[i].sentence = sentence
+            occ[i].clause = clause
+            occ[i].unitStart = units
+            occ[i].unitEnd = units + inside
+            if occ[i].piece == c.clauseBreak { breakEnds.append(occ[i].end) }
+        }
+        // A clause-break word ends its clause where the word ends.
+        if !breakEnds.isEmpty {
+            breakEnds.sort()
+            var k = 0
+            for i in occ.indices {
+                while k < breakEnds.count, breakEnds[k] <= occ[i].start { k += 1 }
+                occ[i].clause += Int32(k)
+            }
+        }
+    }
+
+    /// Marks occurrences inside someone else's quotation: one sweep over
+    /// the quotations (in order of opening) and the occurrences.
+    private func maskQuotes(_ occ: inout [Occurrence], in t: UnsafeBufferPointer<UInt8>) {
+        guard t.contains(where: { $0 == 34 || $0 == DistortionText.open }) else { return }
+        let firstWord = t.firstIndex(where: TextNormalizer.isWordByte) ?? t.count
+        let lastWord = t.lastIndex(where: TextNormalizer.isWordByte) ?? -1
+        var masked: [(open: Int, close: Int)] = []
+        var pos = 0, sentence: Int32 = 0, k = 0, ownSentence: Int32 = -1
+        for q in DistortionText.quotes(t) {
+            while pos < q.open {
+                if DistortionText.endsSentence(t[pos]) { sentence += 1 }
+                pos += 1
+            }
+            while k < occ.count, occ[k].start < Int32(q.open) {
+                if occ[k].piece == c.ownWords, occ[k].end <= Int32(q.open) { ownSentence = occ[k].sentence }
+                k += 1
+            }
+            // The whole thought in quotation marks is the person's own; so is
+            // a quotation after "i keep thinking" in the same sentence.
+            let whole = firstWord > q.open && lastWord < q.close
+            if whole || ownSentence == sentence { continue }
+            if let last = masked.last, q.open <= last.close {
+                masked[masked.count - 1].close = max(last.close, q.close)
+            } else {
+                masked.append(q)
+            }
+        }
+        var m = 0
+        for i in occ.indices {
+            let s = Int(occ[i].start)
+            while m < masked.count, masked[m].close < s { m += 1 }
+            if m < masked.count, masked[m].open < s, s < masked[m].close { occ[i].quoted = true }
+        }
+    }
+}
+
+
+/// A compiled detector's tables (immutable).
+private final class Compiled: Sendable {
+    let matcher: PhraseMatcher
+    let groupStart: [Int32]
+    let groupPieces: [Int32]
+    let stepStart: [Int32]
+    let stepRule: [Int32]
+    let stepIndex: [Int32]
+    let ruleType: [Int32]
+    let ruleWeight: [Double]
+    let ruleLength: [Int32]
+    let ruleGaps: [Int32]
+    let gaps: [Bool]
+    let rules: [DistortionDetector.Rule]
+    let types: [DistortionType]
+    let negateBefore: Int32
+    let negateAfter: Int32
+    let clauseBreak: Int32
+    let ownWords: Int32
+    let window: Int
+
+    init(matcher: PhraseMatcher, groupStart: [Int32], groupPieces: [Int32], stepStart: [Int32], stepRule: [Int32], stepIndex: [Int32], ruleType: [Int32], ruleWeight: [Double], ruleLength: [Int32], ruleGaps: [Int32], gaps: [Bool], rules: [DistortionDetector.Rule], types: [DistortionType], negateBefore: Int32, negateAfter: Int32, clauseBreak: Int32, ownWords: Int32, window: Int) {
+        self.matcher = matcher
+        self.groupStart = groupStart
+        self.groupPieces = groupPieces
+        self.stepStart = stepStart
+        self.stepRule = stepRule
+        self.stepIndex = stepIndex
+        self.ruleType = ruleType
+        self.ruleWeight = ruleWeight
+        self.ruleLength = ruleLength
+        self.ruleGaps = ruleGaps
+        self.gaps = gaps
+        self.rules = rules
+        self.types = types
+        self.negateBefore = negateBefore
+        self.negateAfter = negateAfter
+        self.clauseBreak = clauseBreak
+        self.ownWords = ownWords
+        self.window = window
+    }
+}
+
+/// Turns rules into pieces: each distinct phrase chunk or `{slot}` is one
+/// piece, with its expanded, normalised phrases.
+private struct PieceCompiler {
+    let slots: [String: [String]]
+    /// Normalised phrase → pieces listing it.
+    var terms: [[UInt8]: Set<Int32>] = [:]
+    var pieceCount = 0
+    private var known: [String: Int32] = [:]
+
+    init(slots: [String: [String]]) { self.slots = slots }
+
+    /// A list of its own (negation words, clause breaks); -1 when empty.
+    mutating func list(_ words: [String], named name: String) throws(LexiconError) -> Int32 {
+        guard !words.isEmpty else { return -1 }
+        let id = Int32(pieceCount)
+        pieceCount += 1
+        try add(PhraseLexicon(priority: [name], phrases: [name: words], slots: slots), category: name, to: id)
+        return id
+    }
+
+    /// A rule's pieces and gaps.
+    mutating func pattern(_ text: String, category: String) throws(LexiconError) -> ([Int32], [Bool]) {
+        var pieces: [Int32] = [], gaps: [Bool] = []
+        let segments = text.replacingOccurrences(of: "…", with: "...").components(separatedBy: "...")
+        for (n, segment) in segments.enumerated() {
+            var chunk: [Substring] = []
+            var firstInSegment = true
+            func flush() throws(LexiconError) {
+                guard !chunk.isEmpty else { return }
+                try append(chunk.joined(separator: " "), slot: nil)
+                chunk.removeAll()
+            }
+            func append(_ piece: String, slot: String?) throws(LexiconError) {
+                let key = slot.map { "{\($0)}" } ?? piece
+                let id: Int32
+                if let k = known[key] { id = k } else {
+                    id = Int32(pieceCount)
+                    pieceCount += 1
+                    known[key] = id
+                    let lexicon = slot.map { PhraseLexicon(priority: ["piece"], phrases: ["piece": slots[$0] ?? []], slots: slots) }
+                        ?? PhraseLexicon(priority: ["piece"], phrases: ["piece": [piece]], slots: slots)
+                    if let slot, (slots[slot] ?? []).isEmpty {
+                        throw LexiconError(category: category, phrase: text, reason: "unknown or empty slot '{\(slot)}'")
+                    }
+                    try add(lexicon, category: category, rule: text, to: id)
+                }
+                pieces.append(id)
+                gaps.append(n > 0 && firstInSegment)
+                firstInSegment = false
+            }
+            for token in segment.split(separator: " ", omittingEmptySubsequences: true) {
+                if token.hasPrefix("{"), token.hasSuffix("}"), token.dropFirst().dropLast().allSatisfy({ $0 != "{" && $0 != "}" }) {
+                    try flush()
+                    try append("", slot: String(token.dropFirst().dropLast()))
+                } else {
+                    chunk.append(token)
+                }
+            }
+            try flush()
+            if firstInSegment {
+                throw LexiconError(category: category, phrase: text, reason: "empty piece around '...'")
+            }
+        }
+        if pieces.count > 8 {
+            throw LexiconError(category: category, phrase: text, reason: "more than 8 pieces")
+        }
+        return (pieces, gaps)
+    }
+
+    private mutating func add(_ lexicon: PhraseLexicon, category: String, rule: String? = nil, to id: Int32) throws(LexiconError) {
+        do {
+            for (bytes, phrase) in try lexicon.normalizedPhrases(of: lexicon.priority[0]) {
+                let trimmed = try PhraseMatcher.trimmed(bytes, category: category, phrase: phrase)
+                terms[Array(trimmed), default: []].insert(id)
+            }
+        } catch {
+            throw LexiconError(category: category, phrase: rule ?? error.phrase, reason: error.reason)
+        }
     }
 }

@@ -141,7 +141,16 @@ public struct PhraseMatcher: Sendable {
     /// (start, end, category index), in text order. For the safety gate,
     /// which needs to look around each match (negation, benign idioms).
     public func occurrences(normalized t: UnsafeBufferPointer<UInt8>) -> [(start: Int, end: Int, category: Int)] {
-        var out: [(Int, Int, Int)] = []
+        var out: [(start: Int, end: Int, category: Int)] = []
+        forEachOccurrence(normalized: t) { out.append((start: $0, end: $1, category: $2)) }
+        return out
+    }
+
+    /// Calls `body(start, end, category index)` for every occurrence of every
+    /// phrase in already-normalised bytes, in order of `start` (several
+    /// phrases may start at the same byte; each is reported). No allocation:
+    /// for callers that keep only what they need (the distortion detector).
+    public func forEachOccurrence(normalized t: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
         let n = t.count
         bytes.withUnsafeBufferPointer { kw in
             func collect(_ order: [Int32], _ from: Int, _ to: Int, at i: Int) {
@@ -152,7 +161,7 @@ public struct PhraseMatcher: Sendable {
                     let s = Int(start[k])
                     var m = 0
                     while m < len, kw[s + m] == t[i + m] { m += 1 }
-                    if m == len { out.append((i, i + len, Int(category[k]))) }
+                    if m == len { body(i, i + len, Int(category[k])) }
                 }
             }
             var i = 0
@@ -163,7 +172,7 @@ public struct PhraseMatcher: Sendable {
                     : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]) || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
                 if atStart {
                     if c < 0x80 {
-                        if single[Int(c)] != Int32.max, boundaryAfter(t, i + 1) { out.append((i, i + 1, Int(single[Int(c)]))) }
+                        if single[Int(c)] != Int32.max, boundaryAfter(t, i + 1) { body(i, i + 1, Int(single[Int(c)])) }
                         if i + 1 < n {
                             let key = PhraseMatcher.asciiKey(t, i)
                             collect(order, Int(offsets[key]), Int(offsets[key + 1]), at: i)
@@ -175,7 +184,6 @@ public struct PhraseMatcher: Sendable {
                 i += 1
             }
         }
-        return out.map { (start: $0.0, end: $0.1, category: $0.2) }
     }
 
     /// The index in ``categories`` of the best match in `text`, or nil.

@@ -7,8 +7,9 @@ public enum FlowEvent: Sendable, Equatable {
     case prompt(Prompt)
     /// A soft hint about the answer just given (never blocks).
     case probe(step: StepID, text: String)
-    /// The distortion the flow detected in an answer.
-    case distortion(step: StepID, type: DistortionType)
+    /// The distortion the flow detected in an answer, and the detector's
+    /// confidence in its best candidate (0 … 1; see ``DistortionDetection``).
+    case distortion(step: StepID, type: DistortionType, confidence: Double)
     /// The answer was not taken; the same prompt stands.
     case invalid(step: StepID, code: String, message: String)
     /// The answer was recorded (after it is durable, once storage exists).
@@ -117,7 +118,7 @@ public struct DoneSummary: Sendable, Equatable {
 
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
-        case event, session, step, index, total, kind, text, options, hint, draft, required, type, message, code, file, line
+        case event, session, step, index, total, kind, text, options, hint, draft, required, type, confidence, message, code, file, line
         case pre, post, delta, flow, startedAt = "started_at", answered, level, category, resources, region, pause
     }
 
@@ -140,10 +141,11 @@ extension FlowEvent: Encodable {
             try c.encode("probe", forKey: .event)
             try c.encode(step, forKey: .step)
             try c.encode(text, forKey: .text)
-        case .distortion(let step, let type):
+        case .distortion(let step, let type, let confidence):
             try c.encode("distortion", forKey: .event)
             try c.encode(step, forKey: .step)
             try c.encode(type, forKey: .type)
+            try c.encode((confidence * 100).rounded() / 100, forKey: .confidence)
         case .invalid(let step, let code, let message):
             try c.encode("invalid", forKey: .event)
             try c.encode(step, forKey: .step)

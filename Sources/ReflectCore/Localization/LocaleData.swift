@@ -10,16 +10,16 @@ public struct LocaleData: Sendable, Equatable {
     /// ``Localizer``); a locale may hold a subset.
     public var strings: [String: String]
     public var probe: ProbeData
-    /// Distortion keywords and patterns; nil when the locale has none (the
+    /// Distortion rules and threshold; nil when the locale has none (the
     /// detector then falls back along the chain).
-    public var distortions: PhraseLexicon?
+    public var distortions: DistortionRules?
     /// Words for yes/no and checklist marks in this language.
     public var answerWords: AnswerWords
     /// Crisis language, benign idioms, medical-boundary phrases, resources.
     public var safety: SafetyData?
 
     public init(tag: String, name: String, matching: PhraseMatcher.Mode = .wordBoundary, strings: [String: String] = [:],
-                probe: ProbeData = ProbeData(), distortions: PhraseLexicon? = nil, answerWords: AnswerWords = AnswerWords(),
+                probe: ProbeData = ProbeData(), distortions: DistortionRules? = nil, answerWords: AnswerWords = AnswerWords(),
                 safety: SafetyData? = nil) {
         self.tag = tag
         self.name = name

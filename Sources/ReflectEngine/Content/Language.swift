@@ -23,8 +23,8 @@ public struct Language: Sendable {
     public init(chain: [LocaleData], personality: Personality? = nil) throws(EngineError) {
         localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:])
         self.personality = personality?.id
-        if let source = localizer.distortionSource, let lexicon = source.distortions {
-            do { detector = try DistortionDetector(lexicon, mode: source.matching) } catch {
+        if let source = localizer.distortionSource, let rules = source.distortions {
+            do { detector = try DistortionDetector(rules, mode: source.matching) } catch {
                 throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "distortions: \(error)")
             }
         } else {

@@ -40,7 +40,7 @@ public struct LocaleDocument: Sendable, Equatable {
     /// Line of each top-level section header (1-based).
     public var sectionLines: [String: Int] = [:]
     public var probe: Locked<ProbeData>?
-    public var distortions: Locked<PhraseLexicon>?
+    public var distortions: Locked<DistortionRules>?
     public var answerWords: Locked<AnswerWords>?
     public var safety: Locked<SafetyData>?
     /// Comments written above each key (English: shown to translators).
@@ -72,10 +72,17 @@ public struct LocaleDocument: Sendable, Equatable {
         "min_characters=\(p.minimumCharacters)\n" + p.vaguePhrases.joined(separator: "\n")
     }
 
-    static func canonical(_ l: PhraseLexicon) -> String {
+    static func canonical(_ l: DistortionRules) -> String {
         var out = "priority=" + l.priority.joined(separator: ",")
+        out += "\nthreshold=\(l.threshold)"
+        out += "\nnegation before=" + l.negation.before.joined(separator: "|") + " after=" + l.negation.after.joined(separator: "|")
+            + " window=\(l.negation.window)"
+        out += "\nclause_breaks=" + l.clauseBreaks.joined(separator: "|")
+        out += "\nown_words=" + l.ownWords.joined(separator: "|")
         for (k, v) in l.slots.sorted(by: { $0.key < $1.key }) { out += "\nslot \(k)=" + v.joined(separator: "|") }
-        for (k, v) in l.phrases.sorted(by: { $0.key < $1.key }) { out += "\nphrases \(k)=" + v.joined(separator: "|") }
+        for (k, v) in l.cues.sorted(by: { $0.key < $1.key }) {
+            for s in DistortionRules.Strength.allCases where !v[s].isEmpty { out += "\nrules \(k) \(s.rawValue)=" + v[s].joined(separator: "|") }
+        }
         return out
     }
 

@@ -15,11 +15,13 @@ import Yams
 ///   source: 5d41402a
 ///   min_characters: 25
 ///   vague_phrases: [keine ahnung, alles]
-/// distortions:
+/// distortions:               # docs/distortions.md
 ///   source: 7c6a180b
+///   threshold: 0.5
 ///   priority: [catastrophizing, ...]
+///   negation: { before: [nicht, kein], window: 3 }
 ///   slots: { trait_adj: [dumm, nutzlos] }
-///   phrases: { labeling: ["ich bin so {trait_adj}"] }
+///   rules: { labeling: { strong: ["ich bin so {trait_adj}"] } }
 /// ```
 ///
 /// English entries are plain strings (English is the source). A
@@ -174,38 +176,65 @@ package enum LocaleFile {
         return .init(value: d, source: source)
     }
 
-    private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<PhraseLexicon> {
-        var lexicon = PhraseLexicon(priority: [], phrases: [:])
+    private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<DistortionRules> {
+        var rules = DistortionRules(priority: [], cues: [:])
         var source: String?
+        let settings = "threshold, priority, negation, clause_breaks, own_words, slots, rules, source"
         for (key, keyNode, value) in try doc.mapping(node, "distortions") {
             switch key {
-            case "priority": lexicon.priority = try doc.strings(value, "distortions.priority")
+            case "priority": rules.priority = try doc.strings(value, "distortions.priority")
             case "source": source = try doc.string(value, "distortions.source")
+            case "threshold":
+                let text = try doc.string(value, "distortions.threshold")
+                guard let t = Double(text), t >= 0, t <= 1 else { throw doc.fail(value, "distortions.threshold must be a number from 0 to 1") }
+                rules.threshold = t
+            case "negation":
+                for (k, kNode, v) in try doc.mapping(value, "distortions.negation") {
+                    switch k {
+                    case "before": rules.negation.before = try doc.strings(v, "distortions.negation.before")
+                    case "after": rules.negation.after = try doc.strings(v, "distortions.negation.after")
+                    case "window":
+                        let w = try doc.int(v, "distortions.negation.window")
+                        guard (0...50).contains(w) else { throw doc.fail(v, "distortions.negation.window must be from 0 to 50") }
+                        rules.negation.window = w
+                    default: throw doc.fail(kNode, "unknown distortions.negation setting '\(k)' (before, after, window)")
+                    }
+                }
+            case "clause_breaks": rules.clauseBreaks = try doc.strings(value, "distortions.clause_breaks")
+            case "own_words": rules.ownWords = try doc.strings(value, "distortions.own_words")
             case "slots":
                 for (slot, _, list) in try doc.mapping(value, "distortions.slots") {
-                    lexicon.slots[slot] = try doc.strings(list, "distortions.slots.\(slot)")
+                    rules.slots[slot] = try doc.strings(list, "distortions.slots.\(slot)")
+                }
+            case "rules":
+                for (category, categoryNode, levels) in try doc.mapping(value, "distortions.rules") {
+                    var cues = DistortionRules.Cues()
+                    for (level, levelNode, list) in try doc.mapping(levels, "distortions.rules.\(category)") {
+                        guard let strength = DistortionRules.Strength(rawValue: level) else {
+                            throw doc.fail(levelNode, "unknown strength '\(level)' in distortions.rules.\(category) (strong, medium, weak)")
+                        }
+                        cues[strength] = try doc.strings(list, "distortions.rules.\(category).\(level)")
+                    }
+                    if cues.isEmpty { throw doc.fail(categoryNode, "distortions.rules.\(category) is empty") }
+                    rules.cues[category] = cues
                 }
             case "phrases":
-                for (category, categoryNode, list) in try doc.mapping(value, "distortions.phrases") {
-                    let phrases = try doc.strings(list, "distortions.phrases.\(category)")
-                    if phrases.isEmpty { throw doc.fail(categoryNode, "distortions.phrases.\(category) is empty") }
-                    lexicon.phrases[category] = phrases
-                }
-            default: throw doc.fail(keyNode, "unknown distortions setting '\(key)' (priority, slots, phrases, source)")
+                throw doc.fail(keyNode, "distortions.phrases is now distortions.rules, with strong/medium/weak lists per type (docs/distortions.md)")
+            default: throw doc.fail(keyNode, "unknown distortions setting '\(key)' (\(settings))")
             }
         }
-        for category in lexicon.phrases.keys where !lexicon.priority.contains(category) {
-            throw doc.fail(node, "distortions: '\(category)' has phrases but is not in priority")
+        for category in rules.cues.keys where !rules.priority.contains(category) {
+            throw doc.fail(node, "distortions: '\(category)' has rules but is not in priority")
         }
-        for category in lexicon.priority where (lexicon.phrases[category] ?? []).isEmpty {
-            throw doc.fail(node, "distortions: '\(category)' is in priority but has no phrases")
+        for category in rules.priority where rules.cues[category]?.isEmpty ?? true {
+            throw doc.fail(node, "distortions: '\(category)' is in priority but has no rules")
         }
         do {
-            _ = try DistortionDetector(lexicon, mode: .wordBoundary)
+            _ = try DistortionDetector(rules, mode: .wordBoundary)
         } catch {
             throw doc.fail(node, "distortions: \(error)")
         }
-        return .init(value: lexicon, source: source)
+        return .init(value: rules, source: source)
     }
 
     /// `# comment` lines directly above an indented `key:` line of

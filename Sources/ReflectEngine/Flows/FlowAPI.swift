@@ -53,7 +53,7 @@ public struct FlowAPI {
         func random(in range: ClosedRange<Int64>) -> Int64
         /// Detects and records (as an event, when live) a distortion; at most
         /// ``FlowAPILimits/maxDistortionCallsPerStep`` calls per step.
-        func distortion(in text: String) throws(LuaHostError) -> DistortionType
+        func distortion(in text: String) throws(LuaHostError) -> DistortionDetection
     }
 
     static let sessionModule = "reflect.session"
@@ -133,7 +133,8 @@ public struct FlowAPI {
             },
             "distortion": try helper("distortion") { call, host in
                 let text = try FlowAPILimits.text(call.argument(2).stringValue ?? "", max: SessionLimits.maxTextBytes, "s:distortion: the text")
-                return .values([.string(try host.distortion(in: text).rawValue)])
+                let d = try host.distortion(in: text)
+                return .values([.string(d.type.rawValue), .number((d.confidence * 100).rounded() / 100)])
             },
             "mood": try helper("mood") { _, host in .values([host.mood.map { .string($0.rawValue) } ?? .nil]) },
             "locale": try helper("locale") { _, host in .values([.string(host.language.tag)]) },

@@ -121,21 +121,21 @@ final class FlowRun: FlowAPI.Host {
 
     func random(in range: ClosedRange<Int64>) -> Int64 { generator.integer(in: range) }
 
-    func distortion(in text: String) throws(LuaHostError) -> DistortionType {
+    func distortion(in text: String) throws(LuaHostError) -> DistortionDetection {
         distortionCalls += 1
         guard distortionCalls <= FlowAPILimits.maxDistortionCallsPerStep else {
             throw LuaHostError("s:distortion: called more than \(FlowAPILimits.maxDistortionCallsPerStep) times in one step")
         }
-        let type = language.detector?.detect(text) ?? .unknown
+        let detection = language.detector?.detection(text) ?? .none
         if let step = lastAnswered {
-            distortions[step] = type
+            distortions[step] = detection.type
             // One event (and one stored row) per step: the last result.
             if live {
-                events.removeAll { if case .distortion(step, _) = $0 { true } else { false } }
-                events.append(.distortion(step: step, type: type))
+                events.removeAll { if case .distortion(step, _, _) = $0 { true } else { false } }
+                events.append(.distortion(step: step, type: detection.type, confidence: detection.confidence))
             }
         }
-        return type
+        return detection
     }
 }
 

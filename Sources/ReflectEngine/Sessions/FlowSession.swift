@@ -140,7 +140,7 @@ public final class FlowSession {
             }
             throw error
         }
-        for case .distortion(let step, let type) in run.events { outcome.distortions.append((step, type)) }
+        for case .distortion(let step, let type, _) in run.events { outcome.distortions.append((step, type)) }
         if next == nil { outcome.finished = summary }
         do {
             try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome)
