@@ -1,9 +1,11 @@
 import Foundation
 
-/// Runs `reflect` once and reports its own peak memory: spawned with
-/// posix_spawn and reaped with wait4, whose rusage is this child's alone
-/// (ru_maxrss, KiB on Linux). Output goes to files, so a large output never
-/// blocks the child.
+/// Runs `reflect` once and reports its own peak memory (VmHWM, KiB), read
+/// from /proc/<pid>/status while it runs. VmHWM only grows, so the last
+/// reading is a lower bound of the peak: a run can only be under-measured,
+/// never over-measured (a bloat that lasts milliseconds could slip by; the
+/// shapes tested bloat for seconds on code without the limits). Output goes
+/// to files, so a large output never blocks the child.
 struct MeasuredRun {
     var status: Int32
     var signaled: Bool
@@ -15,36 +17,34 @@ struct MeasuredRun {
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-measured-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
-        let inPath = tmp.appendingPathComponent("in").path, outPath = tmp.appendingPathComponent("out").path,
-            errPath = tmp.appendingPathComponent("err").path
-        try stdin.write(toFile: inPath, atomically: true, encoding: .utf8)
+        let inURL = tmp.appendingPathComponent("in"), outURL = tmp.appendingPathComponent("out"), errURL = tmp.appendingPathComponent("err")
+        try Data(stdin.utf8).write(to: inURL)
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        let env = CLIRunner.isolatedEnvironment().map { "\($0.key)=\($0.value)" }
-        let argv = [CLIRunner.executable.path] + arguments
-        var cArgs = argv.map { strdup($0) } + [nil]
-        var cEnv = env.map { strdup($0) } + [nil]
-        defer {
-            cArgs.forEach { free($0) }
-            cEnv.forEach { free($0) }
+        let process = Process()
+        process.executableURL = CLIRunner.executable
+        process.arguments = arguments
+        process.environment = CLIRunner.isolatedEnvironment()
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        let status = "/proc/\(process.processIdentifier)/status"
+        var peak = 0
+        while process.isRunning {
+            if let text = try? String(contentsOfFile: status, encoding: .utf8),
+               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+               let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
+                peak = max(peak, kib)
+            }
+            usleep(2_000)
         }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, &cEnv)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EINVAL) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0
-        return MeasuredRun(status: exited ? (status >> 8) & 0xff : -1, signaled: !exited,
-                           stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-                           stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-                           peakKiB: Int(usage.ru_maxrss))
+        process.waitUntilExit()
+        return MeasuredRun(status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                           stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                           stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+                           peakKiB: peak)
     }
 
     var events: [[String: Any]] {

@@ -103,6 +103,7 @@ struct HostMemoryCLITests {
         let args = ["--db", db, "--format", "jsonl", "--answers", "-", "--content", fixture.root.path]
         let base = try MeasuredRun.run(["run", "x.base"] + args, stdin: "\"a\"\n\"b\"\n")
         #expect(base.status == 0, "\(base.stderr)")
+        #expect(base.peakKiB > 0, "the baseline run was measured")
         let started = Date()
         let run = try MeasuredRun.run(["run", "x.bloat"] + args, stdin: "\"a\"\n\"b\"\n\"c\"\n")
         #expect(!run.signaled)

@@ -88,6 +88,18 @@ struct HostWorkLimitsTests {
         #expect(e.message == message)
     }
 
+    @Test("the flow's own declaration is bounded: a huge title or mood list is an error naming the field")
+    func declarationBounds() throws {
+        for (decl, message) in [("title = string.rep('T', 5000)", "flow 'test.decl': 'title' is 5000 bytes (at most 1024)"),
+                                ("moods = { 'bad', 'bad', 'bad', 'bad', 'bad', 'bad' }", "flow 'test.decl': 'moods' must be a list of at most 5 moods")] {
+            let src = source("flows/test/decl.lua", "return flow { id = 'test.decl', version = 1, \(decl), run = function(s) s:ask { id = 'q', text = 'Hi' } end }")
+            let e = try #require(throws: EngineError.self) { try FlowSession.open(src, options: options()) }
+            #expect(e.code == "lua.runtime")
+            #expect(e.line == 1, "errors in the declaration point at the flow { line")
+            #expect(e.message == message)
+        }
+    }
+
     @Test("template parsing is linear: 200,000 '%1' pairs without '$' parse at once")
     func templateIsLinear() {
         let started = Date()

@@ -99,7 +99,9 @@ public struct FlowCatalog: Sendable {
 
     private static func literalSummary(of source: FlowSource) -> FlowSummary? {
         let header = FlowSourceScanner(source.text).header
-        guard let id = header.id, FlowDefinition.isValidID(id) else { return nil }
+        // Anything the definition would refuse is left to running the file, which reports it.
+        guard let id = header.id, FlowDefinition.isValidID(id), (header.title?.utf8.count ?? 0) <= SessionLimits.maxOptionTextBytes
+        else { return nil }
         return FlowSummary(id: id, title: header.title, moods: header.moods ?? [], total: header.total, file: source.name)
     }
 

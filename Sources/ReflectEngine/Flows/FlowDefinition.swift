@@ -29,11 +29,14 @@ public struct FlowDefinition: Sendable, Equatable {
         var title: String?
         if !t["title"].isNil {
             guard let s = t["title"].stringValue else { throw LuaHostError("flow '\(id)': 'title' must be a locale key or text") }
-            title = s
+            // Shown at the top of every run and in `reflect flows`.
+            title = try FlowAPILimits.text(s, max: SessionLimits.maxOptionTextBytes, "flow '\(id)': 'title'")
         }
         var moods: [Mood] = []
         if !t["moods"].isNil {
-            guard let list = t["moods"].tableValue?.sequence else { throw LuaHostError("flow '\(id)': 'moods' must be a list") }
+            guard let list = t["moods"].tableValue?.sequence, list.count <= Mood.allCases.count else {
+                throw LuaHostError("flow '\(id)': 'moods' must be a list of at most \(Mood.allCases.count) moods")
+            }
             for m in list {
                 guard let s = m.stringValue, let mood = Mood(rawValue: s) else {
                     throw LuaHostError("flow '\(id)': unknown mood in 'moods' (use \(Mood.allCases.map(\.rawValue).joined(separator: ", ")))")
