@@ -16,6 +16,8 @@ int rlua_load_in_env(lua_State *L) {
         return luaL_error(L, "load: flows may only load source text (a string)");
     size_t len;
     const char *src = lua_tolstring(L, 1, &len);
+    /* The lexer and parser run in C: charged by the byte. */
+    rlua_charge(L, 1 + (uint64_t)len);
     const char *mode = luaL_optstring(L, 3, "t");
     if (strcmp(mode, "t") != 0)
         return luaL_error(L, "load: binary chunks are not allowed (mode must be \"t\")");

@@ -133,6 +133,11 @@ void rlua_push_ordered_iterator(lua_State *L, int t);
 void rlua_push_tostring(lua_State *L, int idx);
 
 /* rlua_table_guards.c */
+/* t[key] (key on top, replaced by the value) and t[key] = value (key and
+ * value on top, popped) with Lua's metamethod rules, charging each link of
+ * an __index / __newindex chain. t is a stack index. */
+void rlua_gettable_charged(lua_State *L, int t);
+void rlua_settable_charged(lua_State *L, int t);
 /* Replaces insert, remove, move, concat, unpack and sort with charged ones. */
 void rlua_table_guards_install(lua_State *L, int table_lib_idx);
 

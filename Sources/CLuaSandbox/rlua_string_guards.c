@@ -22,7 +22,8 @@
  * every position. A subject over limits.pattern_subject_max bytes with a
  * quantifier, or an estimate over limits.pattern_cost_max, is refused with
  * an error naming both. After each match the clock is read, so a series of
- * costly-but-allowed matches still stops at the deadline. */
+ * costly-but-allowed matches still stops at the deadline. gsub's replacement
+ * work is bounded too (guard_replacement). */
 #include <stdio.h>
 #include <string.h>
 #include "rlua_internal.h"
@@ -226,6 +227,36 @@ static int gmatch_step(lua_State *L) {
     return lua_gettop(L);
 }
 
+/* A table replacement looked up through the charged index walk. */
+static int replacement_lookup(lua_State *L) {
+    lua_settop(L, 1);
+    rlua_gettable_charged(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* gsub's work per match that the pattern estimate does not see: a string
+ * replacement is scanned at every match (at most one match per position of
+ * the subject, or the 4th argument), and a table replacement is indexed,
+ * walking its __index chain in C. The first is bounded with the pattern
+ * cost limit; the second goes through the charged walk. */
+static void guard_replacement(lua_State *L, rlua_control *c, size_t n, const char *fname) {
+    double matches = (double)n + 1.0;
+    if (lua_isinteger(L, 4) && (double)lua_tointeger(L, 4) < matches)
+        matches = lua_tointeger(L, 4) > 0 ? (double)lua_tointeger(L, 4) : 0.0;
+    if (lua_type(L, 3) == LUA_TSTRING) {
+        double work = matches * (double)(lua_rawlen(L, 3) + 1);
+        if (work > c->limits.pattern_cost_max)
+            luaL_error(L, "string.%s: a replacement of %d bytes at up to %d matches is too costly "
+                          "(a shorter replacement, a shorter text, or a function)",
+                       fname, (int)lua_rawlen(L, 3), (int)matches);
+    } else if (lua_type(L, 3) == LUA_TTABLE && lua_getmetatable(L, 3)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, 3);
+        lua_pushcclosure(L, replacement_lookup, 1);
+        lua_replace(L, 3);
+    }
+}
+
 static int guarded(lua_State *L) {
     rlua_control *c = rlua_ctl(L);
     const char *fname = lua_tostring(L, lua_upvalueindex(2));
@@ -248,6 +279,8 @@ static int guarded(lua_State *L) {
                              "(fewer '-', '*', '+' items, smaller sets or a shorter text)",
                           fname, shown, (int)n);
     }
+    if (kind == K_GSUB)
+        guard_replacement(L, c, n, fname);
     rlua_charge(L, 1 + (n + plen) / RLUA_BYTES_PER_UNIT);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);

@@ -4,10 +4,15 @@
  * instruction, so the count hook never sees them (table.move(t, 1, 2^40, 2)
  * spins for hours). These versions follow the Lua 5.4 manual's semantics
  * (metamethods included) and charge every element they touch to the
- * running call's budget, so the budget error stops them like any loop.
- * table.sort is the stable merge sort of rlua_sort.c. */
+ * running call's budget, so the budget error stops them like any loop;
+ * reading and writing elements goes through the charged index walk below,
+ * so a deep __index chain is paid per link. table.sort is the stable merge
+ * sort of rlua_sort.c. */
 #include <limits.h>
 #include "rlua_internal.h"
+
+static void geti(lua_State *L, int t, lua_Integer i);
+static void seti(lua_State *L, int t, lua_Integer i);
 
 /* #t, through __len as Lua's table functions do. */
 static lua_Integer length_of(lua_State *L, int t) {
@@ -28,14 +33,14 @@ static int g_insert(lua_State *L) {
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
         for (lua_Integer i = e; i > pos; i--) {
             rlua_charge(L, 1);
-            lua_geti(L, 1, i - 1);
-            lua_seti(L, 1, i);
+            geti(L, 1, i - 1);
+            seti(L, 1, i);
         }
         break;
     default:
         return luaL_error(L, "wrong number of arguments to 'insert'");
     }
-    lua_seti(L, 1, pos);
+    seti(L, 1, pos);
     return 0;
 }
 
@@ -44,14 +49,14 @@ static int g_remove(lua_State *L) {
     lua_Integer pos = luaL_optinteger(L, 2, size);
     if (lua_gettop(L) >= 2 && pos != size)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
-    lua_geti(L, 1, pos);
+    geti(L, 1, pos);
     for (; pos < size; pos++) {
         rlua_charge(L, 1);
-        lua_geti(L, 1, pos + 1);
-        lua_seti(L, 1, pos);
+        geti(L, 1, pos + 1);
+        seti(L, 1, pos);
     }
     lua_pushnil(L);
-    lua_seti(L, 1, pos);
+    seti(L, 1, pos);
     return 1;
 }
 
@@ -69,14 +74,14 @@ static int g_move(lua_State *L) {
         if (t > e || t <= f || (tt != 1 && !lua_compare(L, 1, tt, LUA_OPEQ))) {
             for (lua_Integer i = 0; i < n; i++) {
                 rlua_charge(L, 1);
-                lua_geti(L, 1, f + i);
-                lua_seti(L, tt, t + i);
+                geti(L, 1, f + i);
+                seti(L, tt, t + i);
             }
         } else {
             for (lua_Integer i = n - 1; i >= 0; i--) {
                 rlua_charge(L, 1);
-                lua_geti(L, 1, f + i);
-                lua_seti(L, tt, t + i);
+                geti(L, 1, f + i);
+                seti(L, tt, t + i);
             }
         }
     }
@@ -94,7 +99,7 @@ static int g_concat(lua_State *L) {
     luaL_buffinit(L, &b);
     for (; i <= last; i++) {
         rlua_charge(L, 1);
-        lua_geti(L, 1, i);
+        geti(L, 1, i);
         if (!lua_isstring(L, -1))
             return luaL_error(L, "invalid value (at index %I) in table for 'concat'", (lua_Integer)i);
         luaL_addvalue(&b);
@@ -117,8 +122,8 @@ static int g_unpack(lua_State *L) {
         return luaL_error(L, "too many results to unpack");
     rlua_charge(L, (uint64_t)n);
     for (; i < e; i++)
-        lua_geti(L, 1, i);
-    lua_geti(L, 1, e);
+        geti(L, 1, i);
+    geti(L, 1, e);
     return (int)n;
 }
 
@@ -150,14 +155,14 @@ static int g_sort(lua_State *L) {
     int work = lua_gettop(L);
     for (lua_Integer i = 1; i <= n; i++) {
         rlua_charge(L, 1);
-        lua_geti(L, 1, i);
+        geti(L, 1, i);
         lua_rawseti(L, work, i);
     }
     rlua_merge_sort(L, work, n, sort_less, NULL);
     for (lua_Integer i = 1; i <= n; i++) {
         rlua_charge(L, 1);
         lua_rawgeti(L, work, i);
-        lua_seti(L, 1, i);
+        seti(L, 1, i);
     }
     return 0;
 }
@@ -173,4 +178,95 @@ void rlua_table_guards_install(lua_State *L, int lib) {
         lua_pushcfunction(L, r->func);
         lua_setfield(L, lib, r->name);
     }
+}
+
+/* ---- charged indexing ---- */
+
+/* Lua walks an `__index` / `__newindex` chain of tables in C, up to 2,000
+ * links per access. These versions follow the same rules (raw first; a
+ * function handler is called; a table handler is indexed again) and charge
+ * each link, so a loop in C over a deep chain costs what it walks. */
+
+#define CHAIN_MAX 2000
+
+void rlua_gettable_charged(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    luaL_checkstack(L, 4, "index");
+    lua_pushvalue(L, t); /* [key, cur] */
+    for (int hop = 0; hop < CHAIN_MAX; hop++) {
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            lua_pushvalue(L, -2);
+            if (lua_rawget(L, -2) != LUA_TNIL) { /* [key, cur, v] */
+                lua_replace(L, -3);
+                lua_pop(L, 1);
+                return;
+            }
+            lua_pop(L, 1);
+        }
+        if (luaL_getmetafield(L, -1, "__index") == LUA_TNIL) {
+            if (lua_type(L, -1) != LUA_TTABLE)
+                luaL_error(L, "attempt to index a %s value", luaL_typename(L, -1));
+            lua_pop(L, 2);
+            lua_pushnil(L);
+            return;
+        }
+        if (lua_type(L, -1) == LUA_TFUNCTION) { /* [key, cur, h] */
+            lua_insert(L, -2);                   /* [key, h, cur] */
+            lua_pushvalue(L, -3);                /* [key, h, cur, key] */
+            lua_call(L, 2, 1);                   /* [key, v] */
+            lua_remove(L, -2);
+            return;
+        }
+        lua_remove(L, -2); /* [key, h]: index the handler next */
+        rlua_charge(L, 1);
+    }
+    luaL_error(L, "'__index' chain too long; possibly a loop");
+}
+
+void rlua_settable_charged(lua_State *L, int t) {
+    t = lua_absindex(L, t);
+    luaL_checkstack(L, 5, "index");
+    lua_pushvalue(L, t); /* [key, value, cur] */
+    for (int hop = 0; hop < CHAIN_MAX; hop++) {
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            lua_pushvalue(L, -3);
+            int present = lua_rawget(L, -2) != LUA_TNIL;
+            lua_pop(L, 1);
+            if (present || luaL_getmetafield(L, -1, "__newindex") == LUA_TNIL) {
+                if (rlua_is_protected(L, -1))
+                    luaL_error(L, "attempt to modify a protected table");
+                lua_insert(L, -3); /* [cur, key, value] */
+                lua_rawset(L, -3);
+                lua_pop(L, 1);
+                return;
+            }
+        } else if (luaL_getmetafield(L, -1, "__newindex") == LUA_TNIL) {
+            luaL_error(L, "attempt to index a %s value", luaL_typename(L, -1));
+        }
+        /* [key, value, cur, h] */
+        if (lua_type(L, -1) == LUA_TFUNCTION) {
+            lua_insert(L, -2);    /* [key, value, h, cur] */
+            lua_pushvalue(L, -4); /* key */
+            lua_pushvalue(L, -4); /* value */
+            lua_call(L, 3, 0);
+            lua_pop(L, 2);
+            return;
+        }
+        lua_remove(L, -2); /* [key, value, h] */
+        rlua_charge(L, 1);
+    }
+    luaL_error(L, "'__newindex' chain too long; possibly a loop");
+}
+
+/* t[i] and t[i] = v (value on top), charged. */
+static void geti(lua_State *L, int t, lua_Integer i) {
+    lua_pushinteger(L, i);
+    rlua_gettable_charged(L, t);
+}
+
+static void seti(lua_State *L, int t, lua_Integer i) {
+    t = lua_absindex(L, t);
+    lua_pushinteger(L, i);
+    lua_insert(L, -2);
+    rlua_settable_charged(L, t);
 }

@@ -207,6 +207,31 @@ struct UnseenCLoopTests {
         try h.assertContained()
     }
 
+    @Test("work Lua does in C per call or per link is charged: load's lexer, gsub's replacement, __index chains")
+    func hiddenPerCallWork() throws {
+        let h = try SandboxHarness()
+        // The lexer: a big source loaded again and again.
+        expectStoppedByBudget(h, "local src = '--[[' .. ('x'):rep(4 << 20) .. ']]' while true do load(src) end")
+        expectStoppedByBudget(h, "local src = 'return ' .. ('1+'):rep(1 << 19) .. '1' while true do load(src) end")
+        // A long replacement scanned at every match, refused before it runs.
+        let repl = try h.error("local s = ('a'):rep(1 << 16) return s:gsub('', ('%0'):rep(1 << 20))")
+        #expect(repl.message.contains("replacement of") && repl.message.contains("too costly"), "\(repl.message)")
+        #expect(try h.error("return ('a'):rep(60000):gsub('a', ('x'):rep(4000))").message.contains("too costly"))
+        // A deep __index chain walked per match, or per element by a table function.
+        let chain = "local t = {} for i = 1, 1900 do t = setmetatable({}, { __index = t }) end\n"
+        expectStoppedByBudget(h, chain + "local s = ('a'):rep(1 << 16) while true do s:gsub('.', t) end")
+        expectStoppedByBudget(h, chain + "while true do table.concat(t, '', 1, 0) table.unpack(t, 1, 5000) end")
+        let base = "local base = {} for i = 1, 20000 do base[i] = 'x' end local t = base\n"
+            + "for i = 1, 1900 do t = setmetatable({}, { __index = t }) end\n"
+        expectStoppedByBudget(h, base + "while true do table.concat(t) end")
+        // Ordinary uses are unchanged.
+        #expect(try h.hostile.call(h.hostile.load("""
+            local names = setmetatable({}, { __index = { a = "A", b = "B" } })
+            return (("a-b-c"):gsub("%a", names)), (("x"):gsub("x", "%0%0")), load("return 1 + 1")()
+            """, as: "flows/x.lua")) == ["A-B-c", "xx", 2])
+        try h.assertContained()
+    }
+
     @Test("the table functions keep Lua's semantics")
     func tableSemantics() throws {
         let h = try SandboxHarness()
@@ -226,6 +251,17 @@ struct UnseenCLoopTests {
                    table.concat({1, 2, 3}, "-", 2, 3)
             """, as: "flows/tables.lua"))
         #expect(r == ["0,2,3", 1, 4, "2,3,4,4,5", "1,2,1,2,3", "apple fig kiwi pear", "9 5 3 1", 3, "2-3"])
+        // Through __index / __newindex, as Lua's own table functions do.
+        #expect(try h.hostile.call(h.hostile.load("""
+            local log = {}
+            local store = {10, 20, 30}
+            local proxy = setmetatable({}, {
+              __index = store, __len = function() return #store end,
+              __newindex = function(_, k, v) log[#log + 1] = k; store[k] = v end })
+            table.insert(proxy, 40)
+            local via = setmetatable({}, { __index = setmetatable({}, { __index = { 7, 8, 9 } }) })
+            return table.concat(store, ","), table.concat(log, ","), table.concat(via, "-", 1, 3)
+            """, as: "flows/meta.lua")) == ["10,20,30,40", "4", "7-8-9"])
         #expect(try h.error("table.insert({}, 5, 'x')").message.contains("position out of bounds"))
         #expect(try h.error("table.concat({1, {}, 3})").message.contains("invalid value (at index 2)"))
         #expect(try h.error("table.sort({3, 'a', 1})").message.contains("compare"))
