@@ -45,43 +45,19 @@ public struct DistortionDetector: Sendable {
 
     /// - Throws: ``LexiconError`` for an unknown type name, a bad slot or
     ///   pattern, an empty phrase, or a threshold outside 0 … 1.
-    public init(_ content: DistortionRules, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
-        var types: [DistortionType] = []
-        for name in content.priority {
-            guard let t = DistortionType(rawValue: name), t != .unknown else {
-                throw LexiconError(category: name, phrase: "", reason: "not a distortion type (expected one of "
-                    + DistortionType.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", ") + ")")
-            }
-            types.append(t)
-        }
-        for name in content.cues.keys where !content.priority.contains(name) {
-            throw LexiconError(category: name, phrase: "", reason: "has rules but is not in priority")
-        }
-        guard content.threshold >= 0, content.threshold <= 1 else {
-            throw LexiconError(category: "threshold", phrase: "\(content.threshold)", reason: "must be between 0 and 1")
-        }
-        guard content.negation.window >= 0, content.negation.window <= 50 else {
-            throw LexiconError(category: "negation", phrase: "window: \(content.negation.window)", reason: "must be between 0 and 50")
-        }
-        threshold = content.threshold
-        let window = content.negation.window
-        self.mode = mode
+    /// Checks `content` as compiling it would (type names, threshold,
+    /// window, slots, patterns, empty phrases) without building the
+    /// matcher: for loading a locale file, whose detector is built later.
+    public static func validate(_ content: DistortionRules) throws(LexiconError) {
+        _ = try Front(content)
+    }
 
-        var compiler = PieceCompiler(slots: content.slots)
-        let negateBefore = try compiler.list(content.negation.before, named: "negation.before")
-        let negateAfter = try compiler.list(content.negation.after, named: "negation.after")
-        let clauseBreak = try compiler.list(content.clauseBreaks, named: "clause_breaks")
-        let ownWords = try compiler.list(content.ownWords, named: "own_words")
-        var rules: [Rule] = []
-        for (t, name) in content.priority.enumerated() {
-            let cues = content.cues[name] ?? .init()
-            for strength in DistortionRules.Strength.allCases {
-                for text in cues[strength] {
-                    let (pieces, gaps) = try compiler.pattern(text, category: name)
-                    rules.append(Rule(type: t, strength: strength, text: text, pieces: pieces, gaps: gaps))
-                }
-            }
-        }
+    public init(_ content: DistortionRules, mode: PhraseMatcher.Mode = .wordBoundary) throws(LexiconError) {
+        let front = try Front(content)
+        threshold = content.threshold
+        self.mode = mode
+        let (types, rules, compiler, window) = (front.types, front.rules, front.compiler, content.negation.window)
+        let (negateBefore, negateAfter, clauseBreak, ownWords) = (front.negateBefore, front.negateAfter, front.clauseBreak, front.ownWords)
         var steps = [[(rule: Int32, step: Int32)]](repeating: [], count: compiler.pieceCount)
         for (r, rule) in rules.enumerated() {
             for (k, p) in rule.pieces.enumerated() { steps[Int(p)].append((Int32(r), Int32(k))) }
@@ -302,8 +278,11 @@ public struct DistortionDetector: Sendable {
             kept.append(m)
             tally[t].miss *= 1 - c.ruleWeight[m.rule]
             tally[t].count += 1
-            tally[t].first = min(tally[t].first, m.start)
         }
+        // Where a type's reading starts: its earliest counted match, kept or
+        // not (a frame such as "everyone … laughs at me" starts there even
+        // when a longer match inside it is the one that scores).
+        for m in counted { tally[Int(c.ruleType[m.rule])].first = min(tally[Int(c.ruleType[m.rule])].first, m.start) }
         // The best score wins; equal scores go to the type whose match comes
         // first (it frames the rest: "she thinks I'm ugly", "because I'm a
         // bad father"), then to priority.
@@ -521,6 +500,49 @@ private final class Compiled: Sendable {
     }
 }
 
+
+/// The checked, piece-compiled form of a rule set: what a detector is built
+/// from, and all that validating a locale file needs.
+private struct Front {
+    var types: [DistortionType] = []
+    var rules: [DistortionDetector.Rule] = []
+    var compiler: PieceCompiler
+    var negateBefore: Int32, negateAfter: Int32, clauseBreak: Int32, ownWords: Int32
+
+    init(_ content: DistortionRules) throws(LexiconError) {
+        for name in content.priority {
+            guard let t = DistortionType(rawValue: name), t != .unknown else {
+                throw LexiconError(category: name, phrase: "", reason: "not a distortion type (expected one of "
+                    + DistortionType.allCases.filter { $0 != .unknown }.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            types.append(t)
+        }
+        for name in content.cues.keys where !content.priority.contains(name) {
+            throw LexiconError(category: name, phrase: "", reason: "has rules but is not in priority")
+        }
+        guard content.threshold >= 0, content.threshold <= 1 else {
+            throw LexiconError(category: "threshold", phrase: "\(content.threshold)", reason: "must be between 0 and 1")
+        }
+        guard content.negation.window >= 0, content.negation.window <= 50 else {
+            throw LexiconError(category: "negation", phrase: "window: \(content.negation.window)", reason: "must be between 0 and 50")
+        }
+        compiler = PieceCompiler(slots: content.slots)
+        negateBefore = try compiler.list(content.negation.before, named: "negation.before")
+        negateAfter = try compiler.list(content.negation.after, named: "negation.after")
+        clauseBreak = try compiler.list(content.clauseBreaks, named: "clause_breaks")
+        ownWords = try compiler.list(content.ownWords, named: "own_words")
+        for (t, name) in content.priority.enumerated() {
+            let cues = content.cues[name] ?? .init()
+            for strength in DistortionRules.Strength.allCases {
+                for text in cues[strength] {
+                    let (pieces, gaps) = try compiler.pattern(text, category: name)
+                    rules.append(DistortionDetector.Rule(type: t, strength: strength, text: text, pieces: pieces, gaps: gaps))
+                }
+            }
+        }
+    }
+}
+
 /// Turns rules into pieces: each distinct phrase chunk or `{slot}` is one
 /// piece, with its expanded, normalised phrases.
 private struct PieceCompiler {
@@ -531,6 +553,25 @@ private struct PieceCompiler {
     private var known: [String: Int32] = [:]
 
     init(slots: [String: [String]]) { self.slots = slots }
+
+    /// A pattern's parts around `...` or `…`.
+    static func segments(_ text: String) -> [Substring] {
+        // Most rules have no gap: skip the search.
+        if !text.utf8.contains(UInt8(ascii: ".")) && !text.unicodeScalars.contains("…") { return [text[...]] }
+        var out: [Substring] = []
+        var rest = text[...]
+        while true {
+            let dots = rest.firstRange(of: "...")
+            let ellipsis = rest.firstIndex(of: "…")
+            if let d = dots, ellipsis.map({ d.lowerBound < $0 }) ?? true {
+                out.append(rest[..<d.lowerBound]); rest = rest[d.upperBound...]
+            } else if let e = ellipsis {
+                out.append(rest[..<e]); rest = rest[rest.index(after: e)...]
+            } else {
+                out.append(rest); return out
+            }
+        }
+    }
 
     /// A list of its own (negation words, clause breaks); -1 when empty.
     mutating func list(_ words: [String], named name: String) throws(LexiconError) -> Int32 {
@@ -544,7 +585,7 @@ private struct PieceCompiler {
     /// A rule's pieces and gaps.
     mutating func pattern(_ text: String, category: String) throws(LexiconError) -> ([Int32], [Bool]) {
         var pieces: [Int32] = [], gaps: [Bool] = []
-        let segments = text.replacingOccurrences(of: "…", with: "...").components(separatedBy: "...")
+        let segments = PieceCompiler.segments(text)
         for (n, segment) in segments.enumerated() {
             var chunk: [Substring] = []
             var firstInSegment = true

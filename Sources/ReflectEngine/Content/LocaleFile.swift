@@ -230,7 +230,7 @@ package enum LocaleFile {
             throw doc.fail(node, "distortions: '\(category)' is in priority but has no rules")
         }
         do {
-            _ = try DistortionDetector(rules, mode: .wordBoundary)
+            try DistortionDetector.validate(rules)
         } catch {
             throw doc.fail(node, "distortions: \(error)")
         }
