@@ -13,14 +13,14 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
 
     /// The tables the migrations create.
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
-                                      "achievement", "experiment_exposure"]
+                                      "achievement", "experiment_exposure", "generated_text"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -138,6 +138,21 @@ enum Migrations {
             // Lets any Reflect recognise its own databases, and refuse newer ones, before writing.
             try db.execute(sql: "PRAGMA application_id = \(DatabaseIdentity.applicationID)")
             try db.execute(sql: "PRAGMA user_version = 3")
+        }
+        register("v4: facts snapshot and generated texts") { db in
+            // What a session's replay needs beyond its answers (UserFacts,
+            // GeneratedText in the engine's save).
+            try db.alter(table: "session") { t in t.add(column: "facts", .text) }
+            try db.create(table: "generated_text") { t in
+                t.column("session_id", .text).notNull().references("session", onDelete: .cascade)
+                t.column("request", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("generated", .boolean).notNull()
+                t.column("basis", .text).notNull()
+                t.column("at", .text).notNull()
+                t.primaryKey(["session_id", "request"])
+            }
+            try db.execute(sql: "PRAGMA user_version = 4")
         }
         return m
     }

@@ -26,6 +26,8 @@ public struct SessionDetail: Sendable, Equatable {
     public var answers: [AnswerRecord]
     public var distortions: [DistortionRecord]
     public var events: [SessionEventRecord]
+    /// Texts generated for the flow, in the order they were recorded.
+    public var generated: [GeneratedTextRecord] = []
 }
 
 extension Store {
@@ -44,7 +46,8 @@ extension Store {
     ///   - distortions: distortions the flow detected in it;
     ///   - completion: when it was the last answer, the session's end.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
-                             distortions: [DistortionRecord] = [], completion: SessionCompletion? = nil) throws(StoreError) {
+                             distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
+                             completion: SessionCompletion? = nil) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -63,6 +66,7 @@ extension Store {
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
+            for g in generated { try g.upsert(db) }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
         }
     }
@@ -149,7 +153,8 @@ extension Store {
                 .order(sql: "CASE state WHEN 'answer' THEN 0 ELSE 1 END, position").fetchAll(db)
             let distortions = try DistortionRecord.filter(Column("session_id") == id).order(Column("step")).fetchAll(db)
             let events = try SessionEventRecord.filter(Column("session_id") == id).order(Column("at"), Column("step")).fetchAll(db)
-            return SessionDetail(session: s, answers: answers, distortions: distortions, events: events)
+            let generated = try GeneratedTextRecord.filter(Column("session_id") == id).order(Column("at"), Column("request")).fetchAll(db)
+            return SessionDetail(session: s, answers: answers, distortions: distortions, events: events, generated: generated)
         }
     }
 

@@ -43,6 +43,8 @@ public final class StoreJournal: SessionJournal {
             safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0.rawValue, at: at) },
             events: outcome.probed ? [SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: at)] : [],
             distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step.rawValue, type: $0.type.rawValue, detectedAt: at) },
+            generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id.rawValue, text: $0.text,
+                                                                   generated: $0.generated, basis: $0.basis, at: at) },
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) })
     }
 
@@ -81,8 +83,22 @@ extension SessionSave {
             let entry = RecordedAnswer(step: step, value: value)
             if row.state == .answer { answers.append(entry) } else { drafts.append(entry) }
         }
+        var facts: UserFacts?
+        if let json = s.facts {
+            guard let decoded = try? JSONDecoder().decode(UserFacts.self, from: Data(json.utf8)) else {
+                throw .invalidSave(SaveValidationError(field: "facts", reason: "stored facts cannot be read"))
+            }
+            facts = decoded
+        }
+        var generated: [GeneratedText] = []
+        for row in detail.generated {
+            guard let id = StepID(row.request) else {
+                throw .invalidSave(SaveValidationError(field: "generated '\(row.request)'", reason: "not a request id"))
+            }
+            generated.append(GeneratedText(id: id, text: row.text, generated: row.generated, basis: row.basis))
+        }
         self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
-                  mood: s.mood.flatMap(Mood.init(rawValue:)), answers: answers, drafts: drafts)
+                  mood: s.mood.flatMap(Mood.init(rawValue:)), answers: answers, drafts: drafts, facts: facts, generated: generated)
     }
 }
 
@@ -91,6 +107,7 @@ extension SessionRecord {
     public init(starting session: FlowSession, user: String, personality: String?, startedAt: String) {
         self.init(id: session.sessionID, flowID: session.definition.id, flowVersion: session.definition.version,
                   locale: session.save.locale, personality: personality, user: user, mood: session.save.mood?.rawValue,
-                  seed: session.save.seed, clock: session.save.now, startedAt: startedAt)
+                  seed: session.save.seed, clock: session.save.now, startedAt: startedAt,
+                  facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
     }
 }

@@ -111,10 +111,14 @@ struct StorageSafetyTests {
         let db = tempDB()
         #expect(try CLIRunner.run(["log", "good", "--date", "2026-11-20", "--db", db]).status == 0)
         do {
-            // What the previous release left: no id, no version, no v3.
+            // What the previous release left: no id, no version, nothing from v3 on.
             let queue = try DatabaseQueue(path: db)
             try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA application_id = 0; PRAGMA user_version = 0; DELETE FROM grdb_migrations WHERE identifier LIKE 'v3%'")
+                try db.execute(sql: """
+                    PRAGMA application_id = 0; PRAGMA user_version = 0;
+                    DROP TABLE generated_text; ALTER TABLE session DROP COLUMN facts;
+                    DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1%' AND identifier NOT LIKE 'v2%'
+                    """)
             }
         }
         #expect(try CLIRunner.run(["history", "--db", db]).stdout.contains("2026-11-20  good"))

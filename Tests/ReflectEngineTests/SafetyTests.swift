@@ -179,6 +179,7 @@ struct SafetyTests {
             var opts = options()
             opts.region = region
             let session = try FlowSession.open(source, language: try library.language(for: "en"), options: opts)
+            session.journal = MemoryJournal()
             try session.answer(.number(8))
             let events = try session.submit(.text("I want to end it all"))
             let kinds = events.map { if case .safety = $0 { "safety" } else if case .prompt = $0 { "prompt" } else if case .saved = $0 { "saved" } else { "other" } }

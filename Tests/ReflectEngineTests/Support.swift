@@ -42,3 +42,14 @@ func drive(_ session: FlowSession, _ inputs: [AnswerInput]) throws -> [FlowEvent
 extension [FlowEvent] {
     var prompts: [Prompt] { compactMap { if case .prompt(let p) = $0 { p } else { nil } } }
 }
+
+/// A journal that keeps answers in memory: a session with it reports `saved`
+/// (one with no journal never does).
+final class MemoryJournal: SessionJournal {
+    private(set) var answers: [RecordedAnswer] = []
+    func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws { answers.append(answer) }
+    func wentBack(from step: StepID) throws {}
+    func detected(_ type: DistortionType, step: StepID) throws {}
+    func probed(step: StepID) throws {}
+    func finished(_ summary: DoneSummary) throws {}
+}

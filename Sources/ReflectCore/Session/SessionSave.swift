@@ -31,9 +31,15 @@ public struct SessionSave: Sendable, Equatable, Codable {
     public var answers: [RecordedAnswer]
     /// Answers set aside by going back, offered again when their step returns.
     public var drafts: [RecordedAnswer]
+    /// The person's facts as they were when the session started
+    /// (``UserFacts``); nil when the host gave none.
+    public var facts: UserFacts?
+    /// Texts generated for the flow so far, by request id, as shown.
+    public var generated: [GeneratedText]
 
     public init(flow: String, flowVersion: Int, seed: UInt64, now: String, locale: String = "en", mood: Mood? = nil,
-                answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = []) {
+                answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = [], facts: UserFacts? = nil,
+                generated: [GeneratedText] = []) {
         self.format = SessionSave.currentFormat
         self.flow = flow
         self.flowVersion = flowVersion
@@ -43,9 +49,13 @@ public struct SessionSave: Sendable, Equatable, Codable {
         self.mood = mood
         self.answers = answers
         self.drafts = drafts
+        self.facts = facts
+        self.generated = generated
     }
 
-    private enum CodingKeys: String, CodingKey { case format, flow, flowVersion, seed, now, locale, mood, answers, drafts }
+    private enum CodingKeys: String, CodingKey {
+        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +77,8 @@ public struct SessionSave: Sendable, Equatable, Codable {
         mood = try c.decodeIfPresent(Mood.self, forKey: .mood)
         answers = try c.decode([RecordedAnswer].self, forKey: .answers)
         drafts = try c.decodeIfPresent([RecordedAnswer].self, forKey: .drafts) ?? []
+        facts = try c.decodeIfPresent(UserFacts.self, forKey: .facts)
+        generated = try c.decodeIfPresent([GeneratedText].self, forKey: .generated) ?? []
     }
 
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
@@ -107,6 +119,19 @@ public struct SessionSave: Sendable, Equatable, Codable {
         }
         guard FlowClock(iso8601: now) != nil else {
             throw SaveValidationError(field: "now", reason: "not an ISO-8601 date with offset")
+        }
+        try facts?.validate(field: "facts")
+        guard generated.count <= SessionSave.maxAnswers else {
+            throw SaveValidationError(field: "generated", reason: "\(generated.count) texts (at most \(SessionSave.maxAnswers))")
+        }
+        var generatedIDs = Set<StepID>()
+        for (i, g) in generated.enumerated() {
+            guard g.text.utf8.count <= SessionSave.maxTextBytes else {
+                throw SaveValidationError(field: "generated[\(i)].text", reason: "text longer than \(SessionSave.maxTextBytes) bytes")
+            }
+            guard generatedIDs.insert(g.id).inserted else {
+                throw SaveValidationError(field: "generated[\(i)].id", reason: "id '\(g.id)' appears twice")
+            }
         }
         for (list, entries) in [("answers", answers), ("drafts", drafts)] {
             var seen = Set<StepID>()

@@ -51,9 +51,14 @@ public struct FlowAPI {
         /// flow's coroutine yields exactly that token back to it.
         func prompt(_ spec: PromptSpec) throws(LuaHostError) -> Int64
         func random(in range: ClosedRange<Int64>) -> Int64
-        /// Detects and records (as an event, when live) a distortion; at most
-        /// ``FlowAPILimits/maxDistortionCallsPerStep`` calls per step.
+        /// Detects a distortion and records it as an effect of the running
+        /// step; at most ``FlowAPILimits/maxDistortionCallsPerStep`` calls per step.
         func distortion(in text: String) throws(LuaHostError) -> DistortionDetection
+        /// Takes the generation request the flow is about to yield for and
+        /// returns the token its yield will carry (as ``prompt(_:)``).
+        func generate(_ request: GenerationRequest) throws(LuaHostError) -> Int64
+        /// The snapshot of the person's facts the session started with.
+        var facts: UserFacts? { get }
     }
 
     static let sessionModule = "reflect.session"
@@ -146,6 +151,15 @@ public struct FlowAPI {
                     "weekday": .integer(Int64(t.weekday)), "iso": .string(host.clock.iso8601),
                 ]))])
             },
+            "generate": .function(try lua.makeFunction("generate") { call in
+                let host = try live()
+                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                    throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
+                }
+                let token = try host.generate(try generationRequest(call.table(2), host.language))
+                return .yield([.integer(token)])
+            }),
+            "facts": try helper("facts") { _, host in .values([factsTable(host.facts)]) },
             "random": try helper("random") { call, host in
                 let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
                 let m = try call.integer(2, in: bound), n = try call.integer(3, in: bound)
@@ -154,6 +168,58 @@ public struct FlowAPI {
             },
         ])
         try lua.define(sessionModule, .table(session), [.module, .readOnly])
+    }
+
+    // MARK: - Generation requests and facts
+
+    /// `s:generate { id = ..., purpose = ..., inputs = { ... }, fallback = "key or text", timeout = 1.5 }`.
+    static func generationRequest(_ t: LuaTable, _ language: Language) throws(LuaHostError) -> GenerationRequest {
+        guard let raw = t["id"].stringValue, let id = StepID(raw) else {
+            throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
+        }
+        guard let purpose = t["purpose"].stringValue, !purpose.isEmpty else {
+            throw LuaHostError("generate '\(id)': 'purpose' must say what to write (e.g. \"final_question\")")
+        }
+        _ = try FlowAPILimits.text(purpose, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'purpose'")
+        guard let fallback = t["fallback"].stringValue, !fallback.isEmpty else {
+            throw LuaHostError("generate '\(id)': 'fallback' must be a locale key or text (shown when nothing is generated)")
+        }
+        _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'fallback'")
+        let list = t["inputs"].tableValue?.sequence ?? []
+        guard list.count <= FlowAPILimits.maxArguments else {
+            throw LuaHostError("generate '\(id)': \(list.count) inputs (at most \(FlowAPILimits.maxArguments))")
+        }
+        var inputs: [String] = []
+        for v in list {
+            guard case .string(let s) = v else { throw LuaHostError("generate '\(id)': inputs must be texts, got \(v.typeName)") }
+            // A flagged answer is never handed to a provider, as it is never quoted.
+            inputs.append(language.safety.check(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "generate '\(id)': an input")) == .ok ? s : "")
+        }
+        var timeout = Duration.milliseconds(1500)
+        if let seconds = t["timeout"].finiteNumber {
+            guard seconds > 0, seconds <= 30 else { throw LuaHostError("generate '\(id)': 'timeout' must be between 0 and 30 seconds") }
+            timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        let shown = try render(fallback, args: [], fallback: nil, language, field: "generate '\(id)' fallback")
+        return GenerationRequest(id: id, purpose: purpose, inputs: inputs, fallback: shown, timeout: timeout)
+    }
+
+    /// `s:facts()`: the session's snapshot as a read-only table (empty when none).
+    static func factsTable(_ facts: UserFacts?) -> LuaValue {
+        var t: [LuaKey: LuaValue] = ["earlier": .table(LuaTable())]
+        guard let facts else { return .table(LuaTable(t)) }
+        if let day = facts.day { t["day"] = .string(day) }
+        if let phase = facts.phase { t["phase"] = .string(phase.rawValue) }
+        if let v = facts.firstToday { t["first_today"] = .boolean(v) }
+        if let v = facts.firstEver { t["first_ever"] = .boolean(v) }
+        if let s = facts.streak {
+            t["streak"] = .table(LuaTable(named: ["current": .integer(Int64(s.current)), "longest": .integer(Int64(s.longest)),
+                                                  "last_seven_days": .integer(Int64(s.lastSevenDays))]))
+        }
+        t["earlier"] = .table(LuaTable(sequence: facts.earlierAnswers.map { a in
+            .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value)]))
+        }))
+        return .table(LuaTable(t))
     }
 
     // MARK: - Reading a prompt spec

@@ -15,25 +15,28 @@ final class FlowRun: FlowAPI.Host {
     private let coroutine: LuaCoroutine
     private var generator: SeededRandom
     private let observer: (@Sendable (FlowAPI.Observation) -> Void)?
-    /// The prompt the API accepted last, and the token its yield carries.
-    private var pending: (token: Int64, spec: FlowAPI.PromptSpec)?
+    let facts: UserFacts?
+    /// What the API accepted last (a prompt or a generation request), and
+    /// the token its yield carries.
+    private var pending: (token: Int64, yield: FlowYield)?
     private var asked = Set<StepID>()
+    private var requested = Set<StepID>()
     private var distortionCalls = 0
     /// Bounds what `print` sends to the author's log, per step.
     private let printGate = PrintGate()
     /// Counted questions shown so far (progress index).
-    private(set) var counted = 0
-    /// Events are produced only when live (not while replaying).
-    var live = false
-    private(set) var events: [FlowEvent] = []
-    /// The step whose answer the flow is now working with.
-    var lastAnswered: StepID?
-    private(set) var distortions: [StepID: DistortionType] = [:]
+    private(set) var countedSoFar = 0
+    /// While one `advance` runs: the step whose answer the flow works with,
+    /// and the effects it produced. Reset by every `advance`, returned by it.
+    private var answering: StepID?
+    private var effects: [FlowEffect] = []
 
-    init(source: FlowSource, language: Language, options: SessionOptions, seed: UInt64, clock: FlowClock, mood: Mood?) throws(EngineError) {
+    init(source: FlowSource, language: Language, options: SessionOptions, seed: UInt64, clock: FlowClock, mood: Mood?,
+         facts: UserFacts?) throws(EngineError) {
         self.language = language
         self.clock = clock
         self.mood = mood
+        self.facts = facts
         generator = SeededRandom(seed: seed)
         observer = options.observer
         do {
@@ -78,29 +81,41 @@ final class FlowRun: FlowAPI.Host {
         return lua.gcCount
     }
 
-    /// Resumes the flow with an answer (nothing on the first call). Returns
-    /// the next prompt, or nil when the flow finished.
-    func advance(with values: [LuaValue]) throws(EngineError) -> FlowAPI.PromptSpec? {
+    /// Resumes the flow with `values` (nothing on the first call; the
+    /// answer to `step`, or a generated text, later) and runs it to its next
+    /// yield. Returns where it stopped and the effects of the way there;
+    /// nothing of it stays behind in this run for anyone to read.
+    func advance(answering step: StepID?, with values: [LuaValue]) throws(EngineError) -> FlowStep {
         pending = nil
         distortionCalls = 0
         printGate.reset()
-        events.removeAll()
+        answering = step
+        effects = []
+        defer { answering = nil }
         let result: LuaResumeResult
         do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
-        guard case .yielded(let yielded) = result else { return nil }
-        // Only a prompt the API accepted, yielded by the API itself, is shown:
-        // a raw `coroutine.yield` (even after a prompt call that failed) is not.
-        guard let (token, spec) = pending, yielded == [.integer(token)] else {
+        guard case .yielded(let yielded) = result else { return FlowStep(yield: nil, effects: effects) }
+        // Only what the API accepted, yielded by the API itself, is shown or
+        // fulfilled: a raw `coroutine.yield` (even after a call that failed) is not.
+        guard let (token, yield) = pending, yielded == [.integer(token)] else {
             throw .invalidFlow(file: definition.file, line: nil,
                                message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
         }
         pending = nil
-        guard asked.insert(spec.step).inserted else {
-            throw .invalidFlow(file: definition.file, line: nil,
-                               message: "flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
+        switch yield {
+        case .prompt(let spec):
+            guard asked.insert(spec.step).inserted else {
+                throw .invalidFlow(file: definition.file, line: nil,
+                                   message: "flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
+            }
+            if spec.counted { countedSoFar += 1 }
+        case .generate(let request):
+            guard requested.insert(request.id).inserted else {
+                throw .invalidFlow(file: definition.file, line: nil,
+                                   message: "flow '\(definition.id)' generates '\(request.id)' twice; generation ids must be unique")
+            }
         }
-        if spec.counted { counted += 1 }
-        return spec
+        return FlowStep(yield: yield, effects: effects)
     }
 
     // MARK: FlowAPI.Host
@@ -115,7 +130,16 @@ final class FlowRun: FlowAPI.Host {
                                + "(a session holds at most \(SessionLimits.maxAnswers) answers)")
         }
         let token = Int64.random(in: Int64.min...Int64.max)
-        pending = (token, spec)
+        pending = (token, .prompt(spec))
+        return token
+    }
+
+    func generate(_ request: GenerationRequest) throws(LuaHostError) -> Int64 {
+        guard requested.count < SessionLimits.maxAnswers || requested.contains(request.id) else {
+            throw LuaHostError("generate '\(request.id)': a session holds at most \(SessionLimits.maxAnswers) generated texts")
+        }
+        let token = Int64.random(in: Int64.min...Int64.max)
+        pending = (token, .generate(request))
         return token
     }
 
@@ -127,13 +151,10 @@ final class FlowRun: FlowAPI.Host {
             throw LuaHostError("s:distortion: called more than \(FlowAPILimits.maxDistortionCallsPerStep) times in one step")
         }
         let detection = language.detector?.detection(text) ?? .none
-        if let step = lastAnswered {
-            distortions[step] = detection.type
-            // One event (and one stored row) per step: the last result.
-            if live {
-                events.removeAll { if case .distortion(step, _, _) = $0 { true } else { false } }
-                events.append(.distortion(step: step, type: detection.type, confidence: detection.confidence))
-            }
+        if let step = answering {
+            // One effect per step: the last result.
+            effects.removeAll { if case .distortion(step, _, _) = $0 { true } else { false } }
+            effects.append(.distortion(step: step, type: detection.type, confidence: detection.confidence))
         }
         return detection
     }

@@ -17,8 +17,14 @@ import ReflectCore
 ///   accepts it;
 /// - `skip` records a skip when the step is optional.
 ///
-/// Determinism: a flow sees only the injected clock, the seeded random and
-/// its answers, so replaying the same answers reaches the same prompt.
+/// Determinism: a flow sees only the injected clock, the seeded random, its
+/// answers, the facts snapshot and the generated texts its save holds, so
+/// replaying the same answers reaches the same prompt.
+///
+/// Effects: what a step does besides asking (``FlowEffect``) is applied in
+/// one place, `apply(_:live:)`. An effect fires once, when live: replay only
+/// rebuilds the session's view. Generation requests are fulfilled between
+/// two resumes, outside the flow's budget (``GenerationRequest``).
 public final class FlowSession {
     public var definition: FlowDefinition { run.definition }
     public let sessionID: String
@@ -30,9 +36,14 @@ public final class FlowSession {
     /// Bytes the session's Lua state holds now (GCCOUNT).
     public var memoryInUse: Int { run.memoryInUse }
     /// Distortions the flow detected, by the step whose answer it examined.
-    public var distortions: [StepID: DistortionType] { run.distortions }
-    /// Receives every change as it happens (see ``SessionJournal``).
-    public weak var journal: (any SessionJournal)?
+    public private(set) var distortions: [StepID: DistortionType] = [:]
+    /// Receives every change as it happens (see ``SessionJournal``), held
+    /// strongly. The default, ``NoJournal``, stores nothing, and a session
+    /// whose journal stores nothing never reports `saved`.
+    public var journal: any SessionJournal = NoJournal()
+    /// Generated texts recorded in the save but not yet journalled (they go
+    /// with the next answer).
+    private var unjournalledTexts: [GeneratedText] = []
 
     private let source: FlowSource
     /// The language the session runs in (strings, word lists).
@@ -57,12 +68,15 @@ public final class FlowSession {
         let clock = save.flatMap { FlowClock(iso8601: $0.now) } ?? options.clock
         let seed = save?.seed ?? options.seed
         let mood = save?.mood ?? options.mood
-        let run = try FlowRun(source: source, language: language, options: options, seed: seed, clock: clock, mood: mood)
+        // A new session snapshots the facts; a resumed one keeps its snapshot.
+        let facts = save == nil ? options.facts : save?.facts
+        let run = try FlowRun(source: source, language: language, options: options, seed: seed, clock: clock, mood: mood,
+                              facts: facts)
         if let save, save.flow != run.definition.id {
             throw .invalidSave(SaveValidationError(field: "flow", reason: "save is for '\(save.flow)', not '\(run.definition.id)'"))
         }
         let fresh = SessionSave(flow: run.definition.id, flowVersion: run.definition.version, seed: seed,
-                                now: clock.iso8601, locale: language.tag, mood: mood)
+                                now: clock.iso8601, locale: language.tag, mood: mood, facts: facts)
         let session = FlowSession(source: source, language: language, options: options, run: run, save: save ?? fresh)
         session.lenient = lenient
         try session.replay()
@@ -125,37 +139,40 @@ public final class FlowSession {
         save.flowVersion = definition.version
         // No "could you be more specific?" after a crisis notice.
         let probed = flag == nil && spec.probe && { if case .text(let text) = value { language.probe?.isVague(text) == true } else { false } }()
-        run.lastAnswered = prompt.step
         // The flow computes what the answer leads to (distortion, next
         // prompt) first; then the answer and all of that are journalled in
         // one go, before anything is shown. If the journal fails, the
         // session goes back to this prompt.
         var outcome = AnswerOutcome(safety: flag, probed: probed)
-        let next: FlowAPI.PromptSpec?
-        do { next = try run.advance(with: [FlowAPI.luaValue(value)]) } catch {
+        let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
+        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value)]) } catch {
             // The flow failed after a valid answer: the answer is still kept.
-            do { try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome) } catch let journalError {
+            outcome.generated = unjournalledTexts
+            do { try journal.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome) } catch let journalError {
                 try rewind(to: before)
                 throw EngineError.journal("\(journalError)")
             }
+            unjournalledTexts = []
             throw error
         }
-        for case .distortion(let step, let type, _) in run.events { outcome.distortions.append((step, type)) }
-        if next == nil { outcome.finished = summary }
+        for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
+        outcome.generated = unjournalledTexts
+        if driven.next == nil { outcome.finished = summary }
         do {
-            try journal?.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome)
+            try journal.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome)
         } catch {
             try rewind(to: before)
             throw EngineError.journal("\(error)")
         }
-        var events: [FlowEvent] = [.saved(session: sessionID, step: prompt.step)]
+        unjournalledTexts = []
+        var events: [FlowEvent] = journal.persists ? [.saved(session: sessionID, step: prompt.step)] : []
         if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
         if probed {
             events.append(.probe(step: prompt.step, text: message("probe.specificity",
                 "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
         }
-        events += run.events
-        show(next)
+        events += apply(driven.effects, live: true)
+        show(driven.next)
         return events + openingEvents
     }
 
@@ -164,8 +181,69 @@ public final class FlowSession {
     private func rewind(to before: SessionSave) throws(EngineError) {
         save = before
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
-                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
+                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood, facts: save.facts)
         try replay()
+    }
+
+    // MARK: - Running and effects
+
+    /// Resumes the flow with `values` and runs it to its next prompt (nil:
+    /// its end), fulfilling generation requests on the way. Returns every
+    /// effect of the way, to be applied by the caller.
+    private func drive(answering step: StepID?, with values: [LuaValue]) throws(EngineError)
+        -> (next: FlowAPI.PromptSpec?, effects: [FlowEffect]) {
+        var done = try run.advance(answering: step, with: values)
+        var effects = done.effects
+        while case .generate(let request)? = done.yield {
+            let text = fulfil(request)
+            if let new = text.new { effects.append(.generated(new)) }
+            done = try run.advance(answering: step, with: [.string(text.shown)])
+            effects += done.effects
+        }
+        guard case .prompt(let spec)? = done.yield else { return (nil, effects) }
+        return (spec, effects)
+    }
+
+    /// The text for a generation request: the one the save recorded for the
+    /// same basis (replay never asks a provider again), else the provider's,
+    /// checked by the output filter, else the fallback. A new text is recorded in the save
+    /// at once and journalled with the next answer.
+    private func fulfil(_ request: GenerationRequest) -> (shown: String, new: GeneratedText?) {
+        let basis = request.basis
+        if let recorded = save.generated.first(where: { $0.id == request.id }), recorded.basis == basis { return (recorded.text, nil) }
+        // New, or its inputs changed (an answer was edited after going back).
+        save.generated.removeAll { $0.id == request.id }
+        unjournalledTexts.removeAll { $0.id == request.id }
+        var result = GeneratedText(id: request.id, text: request.fallback, generated: false, basis: basis)
+        if let generator = options.generator {
+            let clock = ContinuousClock()
+            let started = clock.now
+            if let text = try? generator.generate(request), clock.now - started <= request.timeout,
+               !text.isEmpty, text.utf8.count <= SessionLimits.maxTextBytes,
+               language.screen(generated: text, context: request.inputs.joined(separator: "\n")).blocked == nil {
+                result = GeneratedText(id: request.id, text: text, generated: true, basis: basis)
+            }
+        }
+        save.generated.append(result)
+        unjournalledTexts.append(result)
+        return (result.text, result)
+    }
+
+    /// Applies effects in one place. Replaying (`live == false`) only
+    /// rebuilds what the session knows; live, each effect also becomes an
+    /// event (it was journalled with its answer before this is called).
+    private func apply(_ effects: [FlowEffect], live: Bool) -> [FlowEvent] {
+        var events: [FlowEvent] = []
+        for effect in effects {
+            switch effect {
+            case .distortion(let step, let type, let confidence):
+                distortions[step] = type
+                if live { events.append(.distortion(step: step, type: type, confidence: confidence)) }
+            case .generated:
+                break // in the save already; shown as part of the prompt that uses it
+            }
+        }
+        return events
     }
 
     // MARK: - Replay and back
@@ -174,8 +252,9 @@ public final class FlowSession {
     /// answer must belong to the step the flow asks at that point and fit
     /// its shape; otherwise the flow changed under the save.
     private func replay() throws(EngineError) {
-        run.live = false
-        var next = try run.advance(with: [])
+        var driven = try drive(answering: nil, with: [])
+        _ = apply(driven.effects, live: false)
+        var next = driven.next
         for (i, recorded) in save.answers.enumerated() {
             if lenient, let asked = next {
                 let shape = PromptShape(kind: asked.kind, optionIDs: asked.options.map(\.id), required: asked.required)
@@ -205,10 +284,10 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
             }
-            run.lastAnswered = recorded.step
-            next = try run.advance(with: [FlowAPI.luaValue(recorded.value)])
+            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value)])
+            _ = apply(driven.effects, live: false)
+            next = driven.next
         }
-        run.live = true
         show(next)
     }
 
@@ -221,8 +300,9 @@ public final class FlowSession {
         save.drafts.append(last)
         trimDrafts()
         try record { try $0.wentBack(from: last.step) }
+        distortions[last.step] = nil
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
-                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood)
+                          clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood, facts: save.facts)
         try replay()
         return openingEvents
     }
@@ -240,7 +320,7 @@ public final class FlowSession {
             current = nil
             return
         }
-        var prompt = Prompt(session: sessionID, step: next.step, index: run.counted, total: definition.total, kind: next.kind,
+        var prompt = Prompt(session: sessionID, step: next.step, index: run.countedSoFar, total: definition.total, kind: next.kind,
                             text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted)
         if let draft = save.drafts.last(where: { $0.step == next.step }), prompt.shape.accepts(draft.value) {
             prompt.draft = draft.value
@@ -260,7 +340,6 @@ public final class FlowSession {
     }
 
     private func record(_ change: (any SessionJournal) throws -> Void) throws(EngineError) {
-        guard let journal else { return }
         do { try change(journal) } catch { throw .journal("\(error)") }
     }
 

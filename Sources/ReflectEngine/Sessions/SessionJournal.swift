@@ -11,6 +11,9 @@ public struct AnswerOutcome: Sendable {
     public var distortions: [(step: StepID, type: DistortionType)]
     /// Set when this answer ended the session.
     public var finished: DoneSummary?
+    /// Texts generated since the last answer (kept in the save; a journal
+    /// that resumes sessions must keep them too, or a resume asks again).
+    public var generated: [GeneratedText] = []
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {
@@ -29,6 +32,9 @@ public struct AnswerOutcome: Sendable {
 /// durable, and only then does the session emit `saved`. If it throws, the
 /// answer is not taken and the session is back at the same prompt.
 public protocol SessionJournal: AnyObject {
+    /// Whether this journal stores anything. A session whose journal does
+    /// not never reports `saved`. Default: true.
+    var persists: Bool { get }
     /// The answer and everything it led to. A journal that can write
     /// atomically does so in one transaction (``StoreJournal``); the
     /// default calls the individual methods below in order.
@@ -44,10 +50,25 @@ public protocol SessionJournal: AnyObject {
 }
 
 extension SessionJournal {
+    public var persists: Bool { true }
+
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, outcome: AnswerOutcome) throws {
         try answered(answer, position: position, prompt: prompt, safety: outcome.safety)
         if outcome.probed { try probed(step: answer.step) }
         for d in outcome.distortions { try detected(d.type, step: d.step) }
         if let summary = outcome.finished { try finished(summary) }
     }
+}
+
+/// The journal of a session that stores nothing (`reflect dev`, the flow
+/// explorer, tests, an app that keeps ``FlowSession/save`` itself). With it,
+/// the session never reports `saved`.
+public final class NoJournal: SessionJournal {
+    public init() {}
+    public var persists: Bool { false }
+    public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {}
+    public func wentBack(from step: StepID) throws {}
+    public func detected(_ type: DistortionType, step: StepID) throws {}
+    public func probed(step: StepID) throws {}
+    public func finished(_ summary: DoneSummary) throws {}
 }

@@ -50,6 +50,11 @@ public struct SessionOptions: Sendable {
     /// Stops the session's running and later Lua calls from any thread
     /// (an authoring tool's overall deadline); nil: never cancelled.
     public var cancellation: SessionCancellation?
+    /// The person's facts, snapshotted into the save when a new session
+    /// starts (a resumed session keeps the snapshot its save holds).
+    public var facts: UserFacts?
+    /// Fulfils `s:generate` requests; nil: every request takes its fallback.
+    public var generator: (any TextGenerator)?
 
     public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, region: String? = nil, log: (@Sendable (String) -> Void)? = nil) {

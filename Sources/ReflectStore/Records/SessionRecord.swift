@@ -27,10 +27,13 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var status: Status
     public var pre: Int?
     public var post: Int?
+    /// The person's facts when the session started (the engine's
+    /// `UserFacts`, JSON), replayed on resume; nil when none were given.
+    public var facts: String?
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
                 mood: String?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
-                status: Status = .active, pre: Int? = nil, post: Int? = nil) {
+                status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil) {
         self.id = id
         self.flowID = flowID
         self.flowVersion = flowVersion
@@ -45,12 +48,13 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.status = status
         self.pre = pre
         self.post = post
+        self.facts = facts
     }
 
     public var seedValue: UInt64 { UInt64(bitPattern: seed) }
 
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, facts
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
 }

@@ -1,0 +1,34 @@
+/// A text the host generated for a flow (a personalised question, feedback),
+/// as the person saw it.
+///
+/// Contract: kept in the save under the request's id, with `basis`, a digest
+/// of what it was generated from. Replay (back, resume) that reaches the
+/// request with the same basis feeds the flow this text and never calls a
+/// provider again, so the person sees the same words and a flow that
+/// branches on them takes the same branch; an edited answer changes the
+/// basis, and the text is generated anew. `generated` is false when the request's fallback was used (no
+/// provider, a timeout, or a text the engine's checks refused).
+public struct GeneratedText: Sendable, Equatable, Codable {
+    public var id: StepID
+    public var text: String
+    public var generated: Bool
+    /// A digest of the request's purpose and inputs (no text of the person's).
+    public var basis: String
+
+    public init(id: StepID, text: String, generated: Bool, basis: String = "") {
+        self.id = id
+        self.text = text
+        self.generated = generated
+        self.basis = basis
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, text, generated, basis }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(StepID.self, forKey: .id)
+        text = try c.decode(String.self, forKey: .text)
+        generated = try c.decode(Bool.self, forKey: .generated)
+        basis = try c.decodeIfPresent(String.self, forKey: .basis) ?? ""
+    }
+}

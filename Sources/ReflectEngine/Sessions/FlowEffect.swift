@@ -1,0 +1,42 @@
+import ReflectCore
+
+/// What one resume of a flow produced: where it stopped, and what it did on
+/// the way.
+///
+/// Contract: ``FlowRun/advance(answering:with:)`` returns this as a value;
+/// nothing about it is left in shared state for the session to pick up.
+/// `yield` is nil when the flow finished.
+struct FlowStep {
+    var yield: FlowYield?
+    var effects: [FlowEffect]
+}
+
+/// Where a flow stopped and what it waits for.
+enum FlowYield {
+    /// A question for the person; the flow resumes with the answer.
+    case prompt(FlowAPI.PromptSpec)
+    /// A request the host fulfils outside the flow's budget (the CPU and
+    /// time limits cover Lua's own work only); the flow resumes with the
+    /// text.
+    case generate(GenerationRequest)
+}
+
+/// A side effect of a flow step, as data.
+///
+/// The rule: **an effect fires once, when live.** The session applies every
+/// effect in one place (`FlowSession.apply(_:live:)`): while it replays
+/// answers (going back, resuming) it only updates its own view (which step
+/// had which distortion) and drops the rest; live, it journals the effect
+/// with the answer that led to it and turns it into an event. So a person
+/// who goes back five times still has one distortion row per step, and a
+/// celebration or an experiment exposure (next features) is counted once.
+/// Adding an effect: docs/engine.md, "Adding an engine feature".
+public enum FlowEffect: Sendable, Equatable {
+    /// `s:distortion` examined the answer to `step` and found `type`, with
+    /// the detector's confidence (the last call of a step wins: one event
+    /// and one row per step).
+    case distortion(step: StepID, type: DistortionType, confidence: Double)
+    /// A generation request was fulfilled (or fell back): the text shown,
+    /// kept in the save so replay never asks a provider again.
+    case generated(GeneratedText)
+}
