@@ -182,7 +182,10 @@ struct SaveLimitsBothEndsTests {
         // What the engine recorded, the engine can load and replay.
         let data = try JSONEncoder().encode(session.save)
         let save = try SessionSave.decodeValidated(from: data)
-        #expect(throws: EngineError.self) { try FlowSession.open(src, options: options(), resuming: save) }
+        // It loads and replays; the flow then stops at the same line, for the same reason.
+        let again = try #require(throws: EngineError.self) { try FlowSession.open(src, options: options(), resuming: save) }
+        #expect(again.code == "lua.runtime")
+        #expect(again.message == e.message)
     }
 
     @Test("options: at most the number a saved answer may hold; exactly that many still resumes", arguments: [100, 101, 5000])
