@@ -33,8 +33,9 @@ struct MeasuredRun {
         let status = "/proc/\(process.processIdentifier)/status"
         var peak = 0
         while process.isRunning {
-            if let text = try? String(contentsOfFile: status, encoding: .utf8),
-               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            // Gone, or a zombie (exited, not yet reaped): nothing more to read.
+            guard let text = try? String(contentsOfFile: status, encoding: .utf8), !text.contains("State:\tZ") else { break }
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                let kib = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") {
                 peak = max(peak, kib)
             }
