@@ -7,16 +7,17 @@ import ReflectEngine
 final class EventPrinter {
     let format: Run.OutputFormat
     let interactive: Bool
-    /// Hints come from the session's locale once it is known.
-    private var localizer: Localizer?
+    /// Hints come from the session's language once it is known.
+    private var language: Language?
 
     init(format: Run.OutputFormat, interactive: Bool) {
         self.format = format
         self.interactive = interactive
     }
 
-    private func hint(_ key: String, _ english: String) -> String {
-        localizer?.string(key) ?? english
+    /// A hint in the session's language (``begin(_:language:)`` comes first).
+    private func hint(_ string: EngineString) -> String {
+        (language ?? .none).string(string)
     }
 
     private static let encoder: JSONEncoder = {
@@ -30,11 +31,11 @@ final class EventPrinter {
     }
 
     func begin(_ flow: FlowDefinition, language: Language) {
-        localizer = language.localizer
+        self.language = language
         guard format == .text else { return }
         let title = flow.title.flatMap { language.localizer.string($0) ?? ($0.contains(" ") ? $0 : nil) } ?? flow.id
         write("\(title)\n" + String(repeating: "─", count: min(max(title.count, 12), 60)) + "\n")
-        if interactive { write(hint("hint.commands", "(type :back to go back, :quit to stop)") + "\n") }
+        if interactive { write(hint(.hintCommands) + "\n") }
     }
 
     func ask() {
@@ -48,7 +49,7 @@ final class EventPrinter {
         write(question)
         let typed = input.readText() ?? ""
         if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
-        return (localizer?.answerWords ?? AnswerWords.english).boolean(typed) ?? false
+        return (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) ?? false
     }
 
     func note(_ text: String) {
@@ -87,14 +88,14 @@ final class EventPrinter {
             for (i, o) in p.options.enumerated() { lines.append("   \(i + 1). \(o.text)") }
             switch p.kind {
             case .intensity: lines.append("   " + (p.hint ?? "0–10"))
-            case .yesNo: lines.append("   " + hint("hint.yes_no", "(yes / no)"))
-            case .multiChoice: lines.append("   " + hint("hint.multi_choice", "(one or more numbers, separated by commas)"))
-            case .checklist: lines.append("   " + hint("hint.checklist", "(for each item in order: done, partly or skip)"))
-            case .message, .action: lines.append("   " + hint("hint.ack", "(press Enter)"))
+            case .yesNo: lines.append("   " + hint(.hintYesNo))
+            case .multiChoice: lines.append("   " + hint(.hintMultiChoice))
+            case .checklist: lines.append("   " + hint(.hintChecklist))
+            case .message, .action: lines.append("   " + hint(.hintAck))
             default: if let hint = p.hint { lines.append("   " + hint) }
             }
             if let draft = p.draft {
-                lines.append("   " + Template(hint("hint.draft", "earlier answer: %@ (press Enter to keep it)")).render([describe(draft)]))
+                lines.append("   " + Template(hint(.hintDraft)).render([describe(draft)]))
             }
             return lines.joined(separator: "\n")
         case .probe(_, let text): return "  ✎ " + text
@@ -106,9 +107,9 @@ final class EventPrinter {
         case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil
         case .done(let d):
-            var line = "\n" + hint("done.thanks", "Done. Thank you for taking this time.")
+            var line = "\n" + hint(.doneThanks)
             if let pre = d.pre, let post = d.post, let delta = d.delta {
-                line += " " + Template(hint("done.intensity", "Intensity %1$@ → %2$@ (%3$@).")).render(
+                line += " " + Template(hint(.doneIntensity)).render(
                     ["\(pre)", "\(post)", "\(delta > 0 ? "+" : "")\(delta)"])
             }
             return line

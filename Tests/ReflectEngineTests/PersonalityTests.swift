@@ -15,6 +15,7 @@ struct PersonalityTests {
             strings:
               a.plain: "Plain"
               a.quote: "About '%@'?"
+            \(EngineString.allCases.map { "  \($0.key): \"-\"" }.joined(separator: "\n"))
             safety:
               phrases:
                 suicide: ["i want to die"]

@@ -50,6 +50,15 @@ public struct ContentLibrary: Sendable {
             throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has a safety section; "
                 + "Reflect does not run without crisis lists (add `safety:` to locales/en.yaml, see docs/safety.md)")
         }
+        // The engine's own lines (validation messages, the safety notice,
+        // the terminal's hints) have no English copy in code: a chain
+        // without them cannot run.
+        let missing = EngineString.missing(in: chain)
+        guard missing.isEmpty else {
+            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has the string"
+                + (missing.count == 1 ? " " : "s ") + missing.map { "'\($0.key)'" }.joined(separator: ", ")
+                + " that Reflect shows itself (add it under `strings:` in locales/en.yaml, see docs/localization.md)")
+        }
         guard let id else { return try Language(chain: chain) }
         var pack = try personality(id)
         for (t, strings) in pack.strings {

@@ -113,21 +113,34 @@ extension Language {
     /// Passes generated text (coach replies, feedback, personality lines)
     /// through the output filter; a blocked text is replaced and the reason
     /// is returned for the caller to record. A medical block becomes the
-    /// locale's `safety.medical` line ("I can't provide medical advice.
-    /// Please consult a licensed professional.", generation spec §6); any
-    /// other block the `safety.fallback` line. `context` is what the person
+    /// locale's `safety.medical` line (generation spec §6); any other block
+    /// the `safety.fallback` line. `context` is what the person
     /// typed: a medication they named themselves may be named back.
     public func screen(generated text: String, context: String = "") -> ScreenedText {
         switch outputFilter.check(text, context: context) {
         case .ok:
             return ScreenedText(text: text, blocked: nil)
         case .blocked(let reason) where reason.isMedical:
-            return ScreenedText(text: localizer.string("safety.medical")
-                                    ?? "I can't provide medical advice. Please consult a licensed professional.",
-                                blocked: reason)
+            return ScreenedText(text: string(.safetyMedical), blocked: reason)
         case .blocked(let reason):
-            return ScreenedText(text: localizer.string("safety.fallback") ?? "I'm here with you. Let's take this one step at a time.",
-                                blocked: reason)
+            return ScreenedText(text: string(.safetyFallback), blocked: reason)
         }
+    }
+}
+
+extension Language {
+    /// The chain's text for an engine string. A language loaded through
+    /// ``ContentLibrary/language(for:personality:)`` has every key; only a
+    /// chain built by hand (or ``none``) can lack one, and then the key
+    /// itself is shown, never a text in a language the person did not choose.
+    public func string(_ string: EngineString) -> String {
+        localizer.string(string.key) ?? string.key
+    }
+
+    /// What an answer that was not taken is told: the chain's
+    /// `invalid.<code>`, else the validator's own ``InvalidAnswer/message``
+    /// (hosts without locale files, and codes without a translated message).
+    public func message(for invalid: InvalidAnswer) -> String {
+        EngineString(invalid: invalid.code).flatMap { localizer.string($0.key) } ?? invalid.message
     }
 }

@@ -288,7 +288,7 @@ public struct FlowAPI {
             hint = try FlowAPILimits.text(try render(h, args: [], fallback: nil, language, field: "hint", observe: observe),
                                           max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the hint as shown")
         } else if kind == .intensity {
-            hint = language.localizer.string("intensity.hint")
+            hint = language.localizer.string(EngineString.intensityHint.key)
         }
         let probe: Bool
         switch t["probe"] {

@@ -3,7 +3,7 @@ import ReflectCore
 
 /// One person going through one flow, one prompt at a time.
 ///
-/// Lifecycle: ``open(_:language:options:resuming:)`` compiles the flow and
+/// Lifecycle: ``open(_:language:options:resuming:lenient:)`` compiles the flow and
 /// runs it to its first prompt, or, with a save, replays the saved answers
 /// by step id and stops at the first unanswered prompt. ``current`` is then
 /// the prompt waiting for an answer (nil once finished). ``submit(_:)``
@@ -117,14 +117,14 @@ public final class FlowSession {
             return []
         case .command(.keep):
             guard let draft = prompt.draft else {
-                return [.invalid(step: prompt.step, code: "no_draft", message: message("no_draft", "There is no earlier answer to keep here.")),
+                return [.invalid(step: prompt.step, code: InvalidAnswer.noDraft.code, message: language.message(for: .noDraft)),
                         .prompt(prompt)]
             }
             value = draft
         default:
             switch prompt.shape(words: language.localizer.answerWords).validate(input) {
             case .failure(let invalid):
-                return [.invalid(step: prompt.step, code: invalid.code, message: message(invalid.code, invalid.message)), .prompt(prompt)]
+                return [.invalid(step: prompt.step, code: invalid.code, message: language.message(for: invalid)), .prompt(prompt)]
             case .success(let v):
                 value = v
             }
@@ -168,8 +168,7 @@ public final class FlowSession {
         var events: [FlowEvent] = journal.persists ? [.saved(session: sessionID, step: prompt.step)] : []
         if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
         if probed {
-            events.append(.probe(step: prompt.step, text: message("probe.specificity",
-                "Could you say a little more about what happened? Specific details make the next questions more useful.", key: true)))
+            events.append(.probe(step: prompt.step, text: language.string(.probeSpecificity)))
         }
         events += apply(driven.effects, live: true)
         show(driven.next)
@@ -294,7 +293,7 @@ public final class FlowSession {
     private func goBack() throws(EngineError) -> [FlowEvent] {
         guard let last = save.answers.popLast() else {
             let step = current?.step ?? "start"
-            return [.invalid(step: step, code: "back_start", message: message("back_start", "This is the first question."))] + openingEvents
+            return [.invalid(step: step, code: InvalidAnswer.backAtStart.code, message: language.message(for: .backAtStart))] + openingEvents
         }
         save.drafts.removeAll { $0.step == last.step }
         save.drafts.append(last)
@@ -333,19 +332,12 @@ public final class FlowSession {
 
     private func notice(_ category: SafetyCategory, step: StepID) -> SafetyNotice {
         SafetyNotice(step: step, category: category,
-                     text: language.safetyMessage(for: category) ?? "It sounds like you are carrying something very heavy right now. "
-                         + "You don't have to face it alone: the people at these lines are there to listen, any time.",
+                     text: language.safetyMessage(for: category) ?? language.string(.safetyMessage),
                      resources: language.resources(for: region, category: category), region: region,
-                     pause: message("safety.pause", "Would you like to pause here? Your answers are saved, and you can come back whenever you want.", key: true))
+                     pause: language.string(.safetyPause))
     }
 
     private func record(_ change: (any SessionJournal) throws -> Void) throws(EngineError) {
         do { try change(journal) } catch { throw .journal("\(error)") }
-    }
-
-    /// A localised message: `invalid.<code>` (or the key itself), else the
-    /// English default.
-    private func message(_ code: String, _ english: String, key: Bool = false) -> String {
-        language.localizer.string(key ? code : "invalid.\(code)") ?? english
     }
 }

@@ -1,0 +1,60 @@
+import ReflectCore
+
+/// Every string the engine and the `reflect` command show on their own (not
+/// a flow's text), by its key in the locale files.
+///
+/// `locales/en.yaml` is the only place their English is written: there is no
+/// English copy in code. ``ContentLibrary/language(for:personality:)``
+/// refuses a locale chain that lacks one of these keys, naming the key and
+/// the file to add it to, so a loaded ``Language`` always has every one.
+/// Adding a case means adding its key to `locales/en.yaml` in the same
+/// change (a test checks both ways: `EngineStringTests`).
+public enum EngineString: String, CaseIterable, Sendable {
+    // Validation messages: `invalid.<code>` of ``InvalidAnswer/code``.
+    case invalidIntensityRange = "invalid.intensity_range"
+    case invalidTextExpected = "invalid.text_expected"
+    case invalidTooLong = "invalid.too_long"
+    case invalidYesNo = "invalid.yes_no"
+    case invalidChoiceUnknown = "invalid.choice_unknown"
+    case invalidRequired = "invalid.required"
+    case invalidChecklistItem = "invalid.checklist_item"
+    case invalidChecklistMark = "invalid.checklist_mark"
+    case invalidChecklistIncomplete = "invalid.checklist_incomplete"
+    case invalidAckExpected = "invalid.ack_expected"
+    case invalidCommand = "invalid.command"
+    case invalidNoDraft = "invalid.no_draft"
+    case invalidBackStart = "invalid.back_start"
+
+    // The session's own lines.
+    case probeSpecificity = "probe.specificity"
+    case intensityHint = "intensity.hint"
+    case safetyMessage = "safety.message"
+    case safetyPause = "safety.pause"
+    case safetyFallback = "safety.fallback"
+    case safetyMedical = "safety.medical"
+
+    // The terminal's hints (`reflect run` in text mode).
+    case hintYesNo = "hint.yes_no"
+    case hintMultiChoice = "hint.multi_choice"
+    case hintChecklist = "hint.checklist"
+    case hintAck = "hint.ack"
+    case hintDraft = "hint.draft"
+    case hintCommands = "hint.commands"
+    case doneThanks = "done.thanks"
+    case doneIntensity = "done.intensity"
+
+    /// The key in the locale files.
+    public var key: String { rawValue }
+
+    /// The message key of a validation code (`invalid.<code>`), nil for a
+    /// code that has no translated message (its ``InvalidAnswer/message``
+    /// is shown as it is).
+    public init?(invalid code: String) {
+        self.init(rawValue: "invalid.\(code)")
+    }
+
+    /// The engine strings no locale of `chain` has, in declaration order.
+    public static func missing(in chain: [LocaleData]) -> [EngineString] {
+        allCases.filter { wanted in !chain.contains { $0.strings[wanted.key] != nil } }
+    }
+}
