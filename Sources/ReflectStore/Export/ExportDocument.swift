@@ -1,7 +1,7 @@
 import Foundation
 import ReflectCore
 
-/// The JSON export, schema `reflect.export` version 1 (docs/export.md).
+/// The JSON export, schema `reflect.export` version 1 (docs/storage.md, "Export schema").
 ///
 /// Everything a person entered, in a form they can keep, read and import
 /// again. Answer values are typed (`AnswerValue`'s JSON). Arrays are sorted

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectStore
+
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export everything (sessions, answers, mood entries) as JSON (re-importable) or CSV.")
+
+    enum Format: String, ExpressibleByArgument { case json, csv }
+
+    @Option(help: "json (schema: docs/storage.md, section Export schema) or csv.")
+    var format: Format = .json
+
+    @Option(help: "Write to FILE instead of stdout.")
+    var out: String?
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let store = try storeOptions.open(.readOnly)
+        let doc: ExportDocument
+        do { doc = try store.export(at: FlowClock.system().iso8601) } catch { throw failStore(error) }
+        // Rows that could not be read are left out of the export and named
+        // here (and in the JSON's `problems`); everything else is exported.
+        for problem in doc.problems ?? [] {
+            FileHandle.standardError.write(Data("warning: \(problem)\n".utf8))
+        }
+        let data: Data
+        switch format {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            data = try encoder.encode(doc) + Data("\n".utf8)
+        case .csv:
+            data = Data(doc.csv().utf8)
+        }
+        if let out {
+            guard FileManager.default.createFile(atPath: out, contents: data, attributes: [.posixPermissions: 0o600]) else {
+                throw ValidationError("cannot write \(out)")
+            }
+        } else {
+            Terminal.writeData(data)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectStore
+
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "One session: each question as it was shown, each answer, the distortion, the intensity shift.")
+
+    @Argument(help: "A session id or the start of one.")
+    var session: String
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let store = try storeOptions.open(.readOnly)
+        do {
+            let d = try store.detail(try store.resolveSession(session))
+            let s = d.session
+            print("\(s.flowID) (version \(s.flowVersion)) · \(s.status == .completed ? "complete" : "unfinished") · "
+                  + "started \(s.startedAt)\(s.completedAt.map { " · finished \($0)" } ?? "")")
+            print("session \(s.id) · locale \(s.locale)\(s.mood.map { " · mood \($0)" } ?? "")")
+            if let pre = s.pre, let post = s.post {
+                print("intensity \(pre) → \(post) (\(post - pre > 0 ? "+" : "")\(post - pre))")
+            }
+            let distortions = Dictionary(d.distortions.map { ($0.step, $0.type) }, uniquingKeysWith: { a, _ in a })
+            let probed = Set(d.events.filter { $0.kind == .probe }.map(\.step))
+            print("")
+            for (i, a) in d.answers.enumerated() {
+                let draft = a.state == .draft ? " (draft)" : ""
+                print("\(i + 1). \(a.question)\(draft)")
+                let value = (try? JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8))).map(ExportDocument.plainText) ?? a.value
+                print("   → \(value)")
+                if let type = distortions[a.step] { print("   distortion: \(type)") }
+                if probed.contains(a.step) { print("   (a hint to be more specific was shown)") }
+            }
+            let safety = d.events.filter { $0.kind == .safety }
+            for e in safety { print("safety: \(e.category ?? "?") at \(e.at)") }
+        } catch {
+            throw failStore(error)
+        }
+    }
+}
