@@ -60,7 +60,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     public var severity: Diagnostic.Severity {
         switch self {
         case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList: .warning
-        default: .error
+        case .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
+             .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingList, .personality: .error
         }
     }
 
@@ -90,17 +91,17 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         }
     }
 
-    /// The code for a locale finding of `reflect locales check`.
+    /// The code for a locale finding of `reflect locales check`: one per kind.
     static func locale(_ finding: LocaleFinding) -> DiagnosticCode {
-        switch finding.code {
-        case "locale.malformed": .localeMalformed
-        case "locale.placeholders": .localePlaceholders
-        case "locale.unknown_key": .localeUnknownKey
-        case "locale.empty": .localeEmpty
-        case "locale.missing": .localeMissing
-        case "locale.stale": .localeStale
-        case "locale.missing_list": .localeMissingList
-        default: .localeStaleList
+        switch finding.kind {
+        case .malformed: .localeMalformed
+        case .placeholders: .localePlaceholders
+        case .unknownKey: .localeUnknownKey
+        case .empty: .localeEmpty
+        case .missing: .localeMissing
+        case .stale: .localeStale
+        case .missingList: .localeMissingList
+        case .staleList: .localeStaleList
         }
     }
 }
