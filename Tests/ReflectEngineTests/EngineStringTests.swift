@@ -58,7 +58,8 @@ struct EngineStringTests {
     /// for hosts that run without locale files (``InvalidAnswer/message``);
     /// nothing else may hold a locale string's English.
     /// The benchmark replays a flow's texts as workload data, shown to no one.
-    static let exempt = ["Sources/ReflectCore/Session/AnswerInput.swift", "Sources/reflect-bench/main.swift"]
+    static let exempt = ["Sources/ReflectCore/Session/PromptShape.swift", "Sources/ReflectCore/Session/InvalidAnswer.swift",
+                         "Sources/reflect-bench/main.swift"]
 
     @Test("no Swift source (but the core validator and the benchmark) holds a copy of an en.yaml string")
     func noEnglishCopies() throws {

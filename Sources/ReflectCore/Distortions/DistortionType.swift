@@ -1,4 +1,4 @@
-/// The cognitive distortions the detector names (DESIGN.md). `unknown` means
+/// The cognitive distortions the detector names (docs/distortions.md). `unknown` means
 /// none was recognised: flows then ask a generic perspective question.
 public enum DistortionType: String, Sendable, Codable, CaseIterable {
     case overgeneralization

@@ -1,0 +1,20 @@
+import Foundation
+
+/// Why an answer was not taken; the same prompt stands. `code` is stable
+/// (it keys the localised message `invalid.<code>`).
+public struct InvalidAnswer: Error, Sendable, Equatable {
+    public var code: String
+    /// The validator's own description, for hosts that run without locale
+    /// files. A session with a loaded language shows the locale's
+    /// `invalid.<code>` instead (the engine's `EngineString`).
+    public var message: String
+    public init(_ code: String, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `keep` where no earlier answer is offered.
+    public static let noDraft = InvalidAnswer("no_draft", "There is no earlier answer to keep here.")
+    /// `back` at the first question.
+    public static let backAtStart = InvalidAnswer("back_start", "This is the first question.")
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Everything validation needs to know about a prompt.
+public struct PromptShape: Sendable, Equatable {
+    public var kind: PromptKind
+    /// Option ids (choices) or item ids (checklist), in order.
+    public var optionIDs: [String]
+    /// Whether `skip` is refused.
+    public var required: Bool
+    /// Words accepted for yes/no and checklist marks.
+    public var words: AnswerWords
+
+    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true, words: AnswerWords = .english) {
+        self.kind = kind
+        self.optionIDs = optionIDs
+        self.required = required
+        self.words = words
+    }
+
+    /// The range an intensity answer must fall in.
+    public static let intensityRange = 0...10
+
+    /// Validates an answer (commands other than `skip` are handled by the
+    /// session, not here).
+    ///
+    /// Text takes any string up to ``SessionSave/maxTextBytes`` without a
+    /// NUL, and not only blanks when required; intensity a
+    /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
+    /// 7.5 do not); yes/no a boolean or the language's yes/no words; a choice a known option
+    /// id (or its 1-based number as text); multi-choice distinct known ids;
+    /// a checklist a mark for every item; message and action an
+    /// acknowledgement.
+    public func validate(_ input: AnswerInput) -> Result<AnswerValue, InvalidAnswer> {
+        if case .command(.skip) = input {
+            return required ? .failure(InvalidAnswer("required", "This question needs an answer.")) : .success(.skipped)
+        }
+        switch (kind, input) {
+        case (_, .command):
+            return .failure(InvalidAnswer("command", "That command cannot be used here."))
+        case (.text, .text(let s)):
+            guard s.utf8.count <= SessionSave.maxTextBytes else {
+                return .failure(InvalidAnswer("too_long", "That is longer than \(SessionSave.maxTextBytes) bytes; please shorten it."))
+            }
+            // A NUL cannot be stored whole nor quoted into a later question.
+            guard !s.utf8.contains(0) else {
+                return .failure(InvalidAnswer("nul", "That contains a NUL character (U+0000), which cannot be kept; please retype it."))
+            }
+            // Blank text does not answer a required question.
+            if required, s.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
+                return .failure(InvalidAnswer("required", "This question needs an answer."))
+            }
+            return .success(.text(s))
+        case (.text, _):
+            return .failure(InvalidAnswer("text_expected", "Please answer in words."))
+        case (.intensity, .number(let d)):
+            return PromptShape.intensity(d)
+        case (.intensity, .text(let s)):
+            guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else { return PromptShape.intensity(.nan) }
+            return PromptShape.intensity(d)
+        case (.intensity, _):
+            return PromptShape.intensity(.nan)
+        case (.yesNo, .boolean(let b)):
+            return .success(.boolean(b))
+        case (.yesNo, .text(let s)):
+            guard let b = words.boolean(s) else { return .failure(InvalidAnswer("yes_no", "Please answer yes or no.")) }
+            return .success(.boolean(b))
+        case (.yesNo, _):
+            return .failure(InvalidAnswer("yes_no", "Please answer yes or no."))
+        case (.singleChoice, .choose(let id)), (.singleChoice, .text(let id)):
+            guard let id = resolve(id) else { return .failure(unknownOption) }
+            return .success(.choice(id))
+        case (.singleChoice, _):
+            return .failure(unknownOption)
+        case (.multiChoice, .chooseMany(let ids)):
+            return choices(ids)
+        case (.multiChoice, .choose(let id)):
+            return choices([id])
+        case (.multiChoice, .text(let s)):
+            return choices(s.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init))
+        case (.multiChoice, _):
+            return .failure(unknownOption)
+        case (.checklist, .checklist(let raw)):
+            var marks: [String: ChecklistMark] = [:]
+            for (item, mark) in raw.sorted(by: { $0.key < $1.key }) {
+                guard optionIDs.contains(item) else { return .failure(InvalidAnswer("checklist_item", "'\(item)' is not on this checklist.")) }
+                guard let m = words.mark(mark) else {
+                    return .failure(InvalidAnswer("checklist_mark", "Mark each item done, partly or skip."))
+                }
+                marks[item] = m
+            }
+            guard marks.count == optionIDs.count else {
+                return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
+            }
+            return .success(.checklist(marks))
+        case (.checklist, _):
+            return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
+        case (.action, .acknowledge), (.message, .acknowledge), (.message, .text):
+            return .success(.acknowledged)
+        case (.action, .text(let s)) where s.trimmingCharacters(in: .whitespaces).isEmpty || words.mark(s) == .done:
+            return .success(.acknowledged)
+        case (.action, _), (.message, _):
+            return .failure(InvalidAnswer("ack_expected", "Press Enter (or answer {\"done\": true}) when you are done."))
+        }
+    }
+
+    /// Whether a stored answer still fits this prompt (replaying a save or
+    /// offering a draft after the flow changed).
+    public func accepts(_ value: AnswerValue) -> Bool {
+        switch (kind, value) {
+        case (_, .skipped): return !required
+        case (.text, .text), (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return true
+        case (.intensity, .integer(let i)): return PromptShape.intensityRange.contains(i)
+        case (.singleChoice, .choice(let id)): return optionIDs.contains(id)
+        case (.multiChoice, .choices(let ids)):
+            return Set(ids).isSubset(of: optionIDs) && Set(ids).count == ids.count && !(required && ids.isEmpty)
+        case (.checklist, .checklist(let marks)): return Set(marks.keys) == Set(optionIDs)
+        default: return false
+        }
+    }
+
+    private var unknownOption: InvalidAnswer {
+        InvalidAnswer("choice_unknown", "Please choose one of: \(optionIDs.joined(separator: ", ")).")
+    }
+
+    /// An option id, or its 1-based number typed as text.
+    private func resolve(_ raw: String) -> String? {
+        let s = raw.trimmingCharacters(in: .whitespaces)
+        if optionIDs.contains(s) { return s }
+        if let n = Int(s), n >= 1, n <= optionIDs.count { return optionIDs[n - 1] }
+        return nil
+    }
+
+    private func choices(_ raw: [String]) -> Result<AnswerValue, InvalidAnswer> {
+        var ids: [String] = []
+        for r in raw where !r.isEmpty {
+            guard let id = resolve(r) else { return .failure(unknownOption) }
+            if !ids.contains(id) { ids.append(id) }
+        }
+        if ids.isEmpty && required { return .failure(InvalidAnswer("required", "Please choose at least one.")) }
+        return .success(.choices(ids))
+    }
+
+    private static func intensity(_ d: Double) -> Result<AnswerValue, InvalidAnswer> {
+        guard d.isFinite, d == d.rounded(), d >= Double(intensityRange.lowerBound), d <= Double(intensityRange.upperBound)
+        else { return .failure(InvalidAnswer("intensity_range", "Please enter a whole number from 0 to 10.")) }
+        return .success(.integer(Int(d)))
+    }
+}

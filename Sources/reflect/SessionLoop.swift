@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import ReflectCore
+import ReflectEngine
+import ReflectStoreJournal
+import ReflectStore
+
+/// Drives an open session: prints its events, reads answers, journals
+/// every change into the store before the next prompt appears.
+struct SessionLoop {
+    let session: FlowSession
+    let store: Store
+    /// Held for the whole loop: this process is the session's one writer.
+    let lease: SessionLease
+    let stamps: Timestamps
+    let printer: EventPrinter
+    let input: AnswerSource
+    let answersPath: String?
+
+    func run(resumed: Bool) throws {
+        let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
+        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, lease: lease, timestamp: stamps.stamp)
+        session.journal = journal
+        printer.begin(session.definition, language: session.language)
+        if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }
+        if resumed, session.current == nil {
+            try journal.finished(session.summary)
+        }
+        printer.print(session.openingEvents)
+        defer { if session.current == nil { lease.release() } }
+        while let prompt = session.current {
+            guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop, resumable
+            switch next {
+            case .failure(let e):
+                printer.print([.error(code: "answers.invalid", message: e.description, file: answersPath, line: input.lineNumber)])
+                throw ExitCode(1)
+            case .success(.command(.quit)):
+                printer.note("Stopped. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                return
+            case .success(let answer):
+                let events = try session.submit(answer)
+                printer.print(events)
+                // After a safety notice, a person at the terminal is offered a
+                // pause (never forced); machines send {"command": "quit"}.
+                if printer.interactive, printer.format == .text, session.current != nil,
+                   case .safety(let notice)? = events.first(where: { if case .safety = $0 { true } else { false } }) {
+                    if printer.confirm("\n  " + notice.pause + " [y/N] ", input: input, defaultYes: false) {
+                        printer.note("Paused. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                        return
+                    }
+                }
+            }
+        }
+        // The session is done: an answer still waiting in the file is an
+        // error (docs/events.md, session.finished), never silently dropped.
+        if answersPath != nil, let extra = input.nextNonBlankLine() {
+            printer.print([.error(code: EngineError.sessionFinished.code,
+                                  message: "line \(extra): an answer arrived after the session finished (everything before it is saved)",
+                                  file: answersPath, line: extra)])
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import ReflectCore
+import ReflectEngine
+import ReflectStoreJournal
+import ReflectStore
+
+/// Reopens a stored session by replaying its answers.
+struct SessionResumer {
+    let store: Store
+    let library: ContentLibrary
+
+    func open(_ id: String) throws -> FlowSession {
+        let detail = try store.detail(id)
+        guard detail.session.status == .active else {
+            throw EngineError.sessionFinished
+        }
+        let save = try SessionSave(detail)
+        let source = try library.catalog.source(for: save.flow)
+        let language = try library.language(for: save.locale, personality: detail.session.personality)
+        return try FlowSession.open(source, language: language, options: SessionOptions(sessionID: id, log: flowLog), resuming: save)
+    }
+}
