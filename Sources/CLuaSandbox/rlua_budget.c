@@ -90,7 +90,10 @@ static int budget_spent(rlua_control *c, int read_clock) {
 }
 
 /* Remembers where the budget first ran out (once per call), makes the hook
- * fire on every instruction of this thread, and raises. */
+ * fire on every instruction of this thread, and raises. The position is
+ * recorded before raising, without allocating: once the budget has tripped
+ * the allocator refuses growth, so the raised message itself may be lost to
+ * a memory error. */
 static void trip_raise(rlua_control *c, lua_State *L, lua_Debug *ar) {
     if (c->limit_error.message[0] == '\0') {
         char what[160];
@@ -100,6 +103,11 @@ static void trip_raise(rlua_control *c, lua_State *L, lua_Debug *ar) {
     }
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, 1);
     rlua_raise_trip(L, ar);
+}
+
+int rlua_trip_raise(lua_State *L) {
+    trip_raise(rlua_ctl(L), L, NULL);
+    return 0; /* not reached */
 }
 
 void rlua_hook(lua_State *L, lua_Debug *ar) {

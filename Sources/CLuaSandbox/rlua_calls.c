@@ -240,7 +240,7 @@ static int trampoline(lua_State *L) {
     /* Back in C: from here on raising is safe again. */
     if (c->trip != TRIP_NONE) {
         release_scoped(L, first, last);
-        return rlua_raise_trip(L, NULL);
+        return rlua_trip_raise(L);
     }
     switch (kind) {
     case RLUA_HOST_RETURN:

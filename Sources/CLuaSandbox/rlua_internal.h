@@ -67,6 +67,9 @@ void rlua_charge_alloc(rlua_control *c, size_t bytes);
 void rlua_entry_begin(rlua_control *c, lua_State *L);
 void rlua_entry_end(rlua_control *c);
 int rlua_raise_trip(lua_State *L, lua_Debug *ar);
+/* Raises the current trip from a C function, recording first where it
+ * happened (for a trip noticed outside the hook: after a host call). */
+int rlua_trip_raise(lua_State *L);
 /* The text of the current trip ("instruction budget exceeded (...)"). */
 void rlua_trip_message(rlua_control *c, char *what, size_t size);
 
