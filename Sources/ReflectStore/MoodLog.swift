@@ -62,7 +62,7 @@ public enum MoodLog {
         if let bad = validate(r) { throw StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason) }
         // Explicit columns, never a key lookup: a mood_entry table with
         // another key (a newer schema) gives an SQLite error, not a crash.
-        if var existing = try MoodEntryRecord.filter(Column("user") == r.user && Column("day") == r.day).fetchOne(db) {
+        if var existing = try MoodEntryRecord.filter(MoodEntryRecord.Columns.user == r.user && MoodEntryRecord.Columns.day == r.day).fetchOne(db) {
             guard r.conflict == .update else { return (existing, false) }
             existing.mood = r.mood.rawValue
             existing.note = r.note ?? existing.note
@@ -105,7 +105,7 @@ extension Store {
     /// Recent mood entries, newest day first.
     public func moodEntries(user: String, limit: Int = 30) throws(StoreError) -> [MoodEntryRecord] {
         try read { db in
-            try MoodEntryRecord.filter(Column("user") == user).order(Column("day").desc).limit(limit).fetchAll(db)
+            try MoodEntryRecord.filter(MoodEntryRecord.Columns.user == user).order(MoodEntryRecord.Columns.day.desc).limit(limit).fetchAll(db)
         }
     }
 }

@@ -10,6 +10,12 @@ public struct ImportReport: Sendable, Equatable {
     public var moodEntriesAlreadyPresent = 0
 }
 
+// The export reads answers, distortions and events straight from their rows,
+// keeping closed-set values as stored text (see `Store.export(at:)`).
+extension ExportedAnswer: FetchableRecord {}
+extension ExportedDistortion: FetchableRecord {}
+extension ExportedEvent: FetchableRecord {}
+
 extension Store {
     /// Everything in the database, as a document.
     ///
@@ -23,52 +29,32 @@ extension Store {
             var out: [ExportedSession] = []
             let sessions = try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY started_at, id")
             for row in sessions {
-                let s: SessionRecord
-                do { s = try SessionRecord(row: row) } catch {
-                    problems.append("session \(Store.label(row["id"])): cannot be read (\(error)); left out")
-                    continue
-                }
-                func readRows<T: FetchableRecord>(_ sql: String, _ what: (Row) -> String) throws -> [T] {
-                    try Row.fetchAll(db, sql: sql, arguments: [s.id]).compactMap { row in
-                        do { return try T(row: row) } catch {
-                            problems.append("session \(s.id): \(what(row)): cannot be read (\(error)); left out")
+                guard var exported = Store.exportedSession(row, problems: &problems) else { continue }
+                let id = exported.id
+                // Each child row is read as stored (``ExportedAnswer`` etc.
+                // keep closed-set values as text), then as a typed record:
+                // a value this version does not know is reported, and kept.
+                func readRows<T: FetchableRecord, Typed: FetchableRecord>(_ request: SQLRequest<Row>, as _: Typed.Type,
+                                                                          _ what: (Row) -> String) throws -> [T] {
+                    try Row.fetchAll(db, request).compactMap { row in
+                        let stored: T
+                        do { stored = try T(row: row) } catch {
+                            problems.append("session \(id): \(what(row)): cannot be read (\(error)); left out")
                             return nil
                         }
+                        do { _ = try Typed(row: row) } catch {
+                            problems.append("session \(id): \(what(row)): a value this version does not know (\(error)); exported as stored")
+                        }
+                        return stored
                     }
                 }
-                let answers: [AnswerRecord] = try readRows(
-                    "SELECT * FROM answer WHERE session_id = ? ORDER BY CASE state WHEN 'answer' THEN 0 ELSE 1 END, position, step") {
+                exported.answers = try readRows(
+                    "SELECT * FROM answer WHERE session_id = \(id) ORDER BY \(AnswerRecord.logOrder), position, step", as: AnswerRecord.self) {
                         "answer \(Store.label($0["step"]))" }
-                let distortions: [DistortionRecord] = try readRows("SELECT * FROM distortion WHERE session_id = ? ORDER BY step") {
+                exported.distortions = try readRows("SELECT * FROM distortion WHERE session_id = \(id) ORDER BY step", as: DistortionRecord.self) {
                     "distortion of \(Store.label($0["step"]))" }
-                let events: [SessionEventRecord] = try readRows("SELECT * FROM session_event WHERE session_id = ? ORDER BY id") {
+                exported.events = try readRows("SELECT * FROM session_event WHERE session_id = \(id) ORDER BY id", as: SessionEventRecord.self) {
                     "event \(Store.label($0["id"]))" }
-                var exported = ExportedSession(
-                    id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
-                    user: s.user, mood: s.mood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
-                    status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [])
-                for a in answers {
-                    guard let step = StepID(a.step), let value = try? JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8)) else {
-                        problems.append("session \(s.id): answer '\(a.step.prefix(64))': stored answer cannot be read (\(a.value.prefix(80))); left out")
-                        continue
-                    }
-                    exported.answers.append(ExportedAnswer(step: step, position: a.position, kind: a.kind, question: a.question, value: value,
-                                                           state: a.state, answeredAt: a.answeredAt, safety: a.safety))
-                }
-                for d in distortions {
-                    guard let step = StepID(d.step) else {
-                        problems.append("session \(s.id): distortion of '\(d.step.prefix(64))': invalid step id; left out")
-                        continue
-                    }
-                    exported.distortions.append(ExportedDistortion(step: step, type: d.type, detectedAt: d.detectedAt))
-                }
-                for e in events {
-                    guard let step = StepID(e.step) else {
-                        problems.append("session \(s.id): event at '\(e.step.prefix(64))': invalid step id; left out")
-                        continue
-                    }
-                    exported.events.append(ExportedEvent(kind: e.kind, step: step, category: e.category, at: e.at))
-                }
                 out.append(exported)
             }
             var moods: [ExportedMoodEntry] = []
@@ -83,6 +69,39 @@ extension Store {
             }
             return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, problems: problems)
         }
+    }
+
+    /// A session row as exported, without its answers, distortions and
+    /// events; nil (and a problem) when it cannot be read.
+    ///
+    /// The export keeps values as stored (docs/storage.md), but
+    /// ``SessionRecord/mood`` is a ``Mood``: a mood this version does not
+    /// know (a foreign or newer file) does not decode. Only here, at the
+    /// export boundary, such a row is read again without its mood, and the
+    /// stored text is exported as it is, with a problem saying so.
+    static func exportedSession(_ row: Row, problems: inout [String]) -> ExportedSession? {
+        let s: SessionRecord
+        var storedMood: String?
+        do {
+            s = try SessionRecord(row: row)
+            storedMood = s.mood?.rawValue
+        } catch {
+            let column = SessionRecord.CodingKeys.mood.stringValue
+            let rawMood: String? = row[column]
+            var columns = Dictionary(row.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
+            columns[column] = DatabaseValue.null
+            guard let rawMood, let withoutMood = try? SessionRecord(row: Row(columns)) else {
+                problems.append("session \(Store.label(row["id"])): cannot be read (\(error)); left out")
+                return nil
+            }
+            problems.append("session \(withoutMood.id): a value this version does not know (\(error)); exported as stored")
+            s = withoutMood
+            storedMood = rawMood
+        }
+        return ExportedSession(
+            id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
+            user: s.user, mood: storedMood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
+            status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [])
     }
 
     /// A stored value, shown in a problem report whatever its type.
@@ -102,26 +121,27 @@ extension Store {
         try doc.validate()
         return try write { db in
             var report = ImportReport()
-            for s in doc.sessions {
-                if try SessionRecord.filter(Column("id") == s.id).fetchCount(db) > 0 {
+            for (i, s) in doc.sessions.enumerated() {
+                if try SessionRecord.filter(SessionRecord.Columns.id == s.id).fetchCount(db) > 0 {
                     report.sessionsAlreadyPresent += 1
                     continue
                 }
+                // `validate()` checked every closed-set value: none is unknown here.
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
-                                  user: s.user, mood: s.mood, seed: s.seed, clock: s.clock, startedAt: s.startedAt,
+                                  user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
                                   completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post).insert(db)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = .sortedKeys
-                for a in s.answers {
-                    try AnswerRecord(sessionID: s.id, step: a.step.rawValue, position: a.position, kind: a.kind,
-                                     question: a.question, value: String(decoding: try encoder.encode(a.value), as: UTF8.self),
-                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety).insert(db)
+                for (j, a) in s.answers.enumerated() {
+                    guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
+                    try AnswerRecord(sessionID: s.id, step: a.step, position: a.position, kind: kind, question: a.question, value: a.value,
+                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety.flatMap(SafetyCategory.init(rawValue:))).insert(db)
                 }
-                for d in s.distortions {
-                    try DistortionRecord(sessionID: s.id, step: d.step.rawValue, type: d.type, detectedAt: d.detectedAt).insert(db)
+                for (j, d) in s.distortions.enumerated() {
+                    guard let type = DistortionType(rawValue: d.type) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "distortions[\(j)].type", reason: "unknown distortion") }
+                    try DistortionRecord(sessionID: s.id, step: d.step, type: type, detectedAt: d.detectedAt).insert(db)
                 }
                 for e in s.events {
-                    try SessionEventRecord(sessionID: s.id, kind: e.kind, step: e.step.rawValue, category: e.category, at: e.at).insert(db)
+                    try SessionEventRecord(sessionID: s.id, kind: e.kind, step: e.step, category: e.category.flatMap(SafetyCategory.init(rawValue:)),
+                                           at: e.at).insert(db)
                 }
                 report.sessionsAdded += 1
             }

@@ -62,7 +62,7 @@ extension Store {
                     safety = excluded.safety
                 """)
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
-                                           answer.value, answer.state.rawValue, answer.answeredAt, answer.safety])
+                                           answer.value, answer.state, answer.answeredAt, answer.safety])
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
@@ -72,9 +72,10 @@ extension Store {
     }
 
     /// Going back: the step's answer becomes a draft.
-    public func markDraft(session: String, step: String) throws(StoreError) {
+    public func markDraft(session: String, step: StepID) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "UPDATE answer SET state = 'draft' WHERE session_id = ? AND step = ?", arguments: [session, step])
+            try db.execute(sql: "UPDATE answer SET state = ? WHERE session_id = ? AND step = ?",
+                           arguments: [AnswerRecord.State.draft, session, step])
         }
     }
 
@@ -104,10 +105,10 @@ extension Store {
     }
 
     static func complete(_ id: String, _ c: SessionCompletion, in db: Database) throws {
-        guard let s = try SessionRecord.filter(Column("id") == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
-        try db.execute(sql: "UPDATE session SET status = 'completed', completed_at = ?, pre = ?, post = ? WHERE id = ?",
-                       arguments: [c.at, c.pre, c.post, id])
-        if let day = c.moodDay, let raw = s.mood, let mood = Mood(rawValue: raw) {
+        guard let s = try SessionRecord.filter(SessionRecord.Columns.id == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
+        try db.execute(sql: "UPDATE session SET status = ?, completed_at = ?, pre = ?, post = ? WHERE id = ?",
+                       arguments: [SessionRecord.Status.completed, c.at, c.pre, c.post, id])
+        if let day = c.moodDay, let mood = s.mood {
             try MoodLog.record(MoodLogRequest(user: s.user, day: day, mood: mood, note: nil, source: .reflection,
                                               sessionID: id, at: c.at), in: db)
         }
@@ -118,22 +119,24 @@ extension Store {
     /// Unfinished sessions, newest first (optionally of one flow).
     public func unfinishedSessions(user: String, flowID: String? = nil) throws(StoreError) -> [SessionRecord] {
         try read { db in
-            var q = SessionRecord.filter(Column("user") == user && Column("status") == SessionRecord.Status.active.rawValue)
-            if let flowID { q = q.filter(Column("flow_id") == flowID) }
-            return try q.order(Column("started_at").desc, Column("id")).fetchAll(db)
+            typealias C = SessionRecord.Columns
+            var q = SessionRecord.filter(C.user == user && C.status == SessionRecord.Status.active)
+            if let flowID { q = q.filter(C.flowID == flowID) }
+            return try q.order(C.startedAt.desc, C.id).fetchAll(db)
         }
     }
 
     public func recentSessions(user: String, limit: Int = 20) throws(StoreError) -> [SessionRecord] {
         try read { db in
-            try SessionRecord.filter(Column("user") == user).order(Column("started_at").desc, Column("id")).limit(limit).fetchAll(db)
+            typealias C = SessionRecord.Columns
+            return try SessionRecord.filter(C.user == user).order(C.startedAt.desc, C.id).limit(limit).fetchAll(db)
         }
     }
 
     /// The session whose id is `idOrPrefix`, or starts with it.
     public func resolveSession(_ idOrPrefix: String) throws(StoreError) -> String {
         try read { db in
-            if try SessionRecord.filter(Column("id") == idOrPrefix).fetchCount(db) > 0 { return idOrPrefix }
+            if try SessionRecord.filter(SessionRecord.Columns.id == idOrPrefix).fetchCount(db) > 0 { return idOrPrefix }
             let escaped = idOrPrefix.replacingOccurrences(of: "%", with: "").replacingOccurrences(of: "_", with: "")
             let ids = try String.fetchAll(db, sql: "SELECT id FROM session WHERE id LIKE ? || '%' LIMIT 2", arguments: [escaped])
             switch ids.count {
@@ -148,12 +151,16 @@ extension Store {
 
     public func detail(_ id: String) throws(StoreError) -> SessionDetail {
         try read { db in
-            guard let s = try SessionRecord.filter(Column("id") == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
-            let answers = try AnswerRecord.filter(Column("session_id") == id)
-                .order(sql: "CASE state WHEN 'answer' THEN 0 ELSE 1 END, position").fetchAll(db)
-            let distortions = try DistortionRecord.filter(Column("session_id") == id).order(Column("step")).fetchAll(db)
-            let events = try SessionEventRecord.filter(Column("session_id") == id).order(Column("at"), Column("step")).fetchAll(db)
-            let generated = try GeneratedTextRecord.filter(Column("session_id") == id).order(Column("at"), Column("request")).fetchAll(db)
+            guard let s = try SessionRecord.filter(SessionRecord.Columns.id == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
+            typealias A = AnswerRecord.Columns
+            typealias D = DistortionRecord.Columns
+            typealias E = SessionEventRecord.Columns
+            typealias G = GeneratedTextRecord.Columns
+            let answers = try AnswerRecord.filter(A.sessionID == id)
+                .order(AnswerRecord.logOrder, A.position).fetchAll(db)
+            let distortions = try DistortionRecord.filter(D.sessionID == id).order(D.step).fetchAll(db)
+            let events = try SessionEventRecord.filter(E.sessionID == id).order(E.at, E.step).fetchAll(db)
+            let generated = try GeneratedTextRecord.filter(G.sessionID == id).order(G.at, G.request).fetchAll(db)
             return SessionDetail(session: s, answers: answers, distortions: distortions, events: events, generated: generated)
         }
     }
@@ -161,7 +168,7 @@ extension Store {
     /// Number of answers (not drafts) stored for a session.
     public func answerCount(_ id: String) throws(StoreError) -> Int {
         try read { db in
-            try AnswerRecord.filter(Column("session_id") == id && Column("state") == "answer").fetchCount(db)
+            try AnswerRecord.filter(AnswerRecord.Columns.sessionID == id && AnswerRecord.Columns.state == AnswerRecord.State.answer).fetchCount(db)
         }
     }
 }

@@ -16,11 +16,6 @@ public final class StoreJournal: SessionJournal {
     let day: String
     /// Timestamps for rows (the injected clock when given, else real time).
     let timestamp: @Sendable () -> String
-    private let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = .sortedKeys
-        return e
-    }()
 
     public init(store: Store, sessionID: String, day: String, lease: SessionLease? = nil,
                 timestamp: @escaping @Sendable () -> String) {
@@ -32,18 +27,16 @@ public final class StoreJournal: SessionJournal {
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, outcome: AnswerOutcome) throws {
-        let value = String(decoding: try encoder.encode(answer.value), as: UTF8.self)
         let at = timestamp()
-        let step = answer.step.rawValue
-        var row = AnswerRecord(sessionID: sessionID, step: step, position: position,
-                               kind: prompt.kind.rawValue, question: prompt.text, value: value, answeredAt: at)
-        row.safety = outcome.safety?.rawValue
+        let step = answer.step
+        let row = AnswerRecord(sessionID: sessionID, step: step, position: position, kind: prompt.kind, question: prompt.text,
+                               value: answer.value, answeredAt: at, safety: outcome.safety)
         try store.recordAnswer(
             row,
-            safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0.rawValue, at: at) },
+            safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0, at: at) },
             events: outcome.probed ? [SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: at)] : [],
-            distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step.rawValue, type: $0.type.rawValue, detectedAt: at) },
-            generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id.rawValue, text: $0.text,
+            distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step, type: $0.type, detectedAt: at) },
+            generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) })
     }
@@ -53,15 +46,15 @@ public final class StoreJournal: SessionJournal {
     }
 
     public func wentBack(from step: StepID) throws {
-        try store.markDraft(session: sessionID, step: step.rawValue)
+        try store.markDraft(session: sessionID, step: step)
     }
 
     public func detected(_ type: DistortionType, step: StepID) throws {
-        try store.recordDistortion(DistortionRecord(sessionID: sessionID, step: step.rawValue, type: type.rawValue, detectedAt: timestamp()))
+        try store.recordDistortion(DistortionRecord(sessionID: sessionID, step: step, type: type, detectedAt: timestamp()))
     }
 
     public func probed(step: StepID) throws {
-        try store.recordEvent(SessionEventRecord(sessionID: sessionID, kind: .probe, step: step.rawValue, at: timestamp()))
+        try store.recordEvent(SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: timestamp()))
     }
 
     public func finished(_ summary: DoneSummary) throws {
@@ -71,16 +64,13 @@ public final class StoreJournal: SessionJournal {
 
 extension SessionSave {
     /// The save a stored session resumes from: its answers in log order and
-    /// its drafts. Rows that do not decode are refused, never guessed at.
+    /// its drafts. The records are typed: a row that does not decode was
+    /// already refused by the store (``StoreError``), never guessed at.
     public init(_ detail: SessionDetail) throws(EngineError) {
         let s = detail.session
         var answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = []
         for row in detail.answers {
-            guard let step = StepID(row.step),
-                  let value = try? JSONDecoder().decode(AnswerValue.self, from: Data(row.value.utf8)) else {
-                throw .invalidSave(SaveValidationError(field: "answer '\(row.step)'", reason: "stored answer cannot be read"))
-            }
-            let entry = RecordedAnswer(step: step, value: value)
+            let entry = RecordedAnswer(step: row.step, value: row.value)
             if row.state == .answer { answers.append(entry) } else { drafts.append(entry) }
         }
         var facts: UserFacts?
@@ -90,15 +80,9 @@ extension SessionSave {
             }
             facts = decoded
         }
-        var generated: [GeneratedText] = []
-        for row in detail.generated {
-            guard let id = StepID(row.request) else {
-                throw .invalidSave(SaveValidationError(field: "generated '\(row.request)'", reason: "not a request id"))
-            }
-            generated.append(GeneratedText(id: id, text: row.text, generated: row.generated, basis: row.basis))
-        }
+        let generated = detail.generated.map { GeneratedText(id: $0.request, text: $0.text, generated: $0.generated, basis: $0.basis) }
         self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
-                  mood: s.mood.flatMap(Mood.init(rawValue:)), answers: answers, drafts: drafts, facts: facts, generated: generated)
+                  mood: s.mood, answers: answers, drafts: drafts, facts: facts, generated: generated)
     }
 }
 
@@ -106,7 +90,7 @@ extension SessionRecord {
     /// The row for a session about to start.
     public init(starting session: FlowSession, user: String, personality: String?, startedAt: String) {
         self.init(id: session.sessionID, flowID: session.definition.id, flowVersion: session.definition.version,
-                  locale: session.save.locale, personality: personality, user: user, mood: session.save.mood?.rawValue,
+                  locale: session.save.locale, personality: personality, user: user, mood: session.save.mood,
                   seed: session.save.seed, clock: session.save.now, startedAt: startedAt,
                   facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
     }

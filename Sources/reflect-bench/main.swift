@@ -200,11 +200,11 @@ do {
         guard args.count >= 4, let n = Int(args[2]) else { fail("write N DBPATH") }
         let store = try Store(path: args[3])
         try store.beginSession(SessionRecord(id: "bench", flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil,
-                                             user: "bench", mood: "bad", seed: 0, clock: "2026-11-22T08:00:00Z", startedAt: "2026-11-22T08:00:00Z"))
-        let value = "\"" + String(repeating: "My manager criticised my report in front of the team. ", count: 4) + "\""
+                                             user: "bench", mood: .bad, seed: 0, clock: "2026-11-22T08:00:00Z", startedAt: "2026-11-22T08:00:00Z"))
+        let value = AnswerValue.text(String(repeating: "My manager criticised my report in front of the team. ", count: 4))
         let start = Date()
         for i in 0..<n {
-            try store.recordAnswer(AnswerRecord(sessionID: "bench", step: "s\(i)", position: i, kind: "text",
+            try store.recordAnswer(AnswerRecord(sessionID: "bench", step: StepID("s\(i)") ?? "s", position: i, kind: .text,
                                                 question: "What happened today that affected your mood?", value: value,
                                                 answeredAt: "2026-11-22T08:00:00Z"))
         }

@@ -19,7 +19,7 @@ struct Show: ParsableCommand {
             let s = d.session
             print("\(s.flowID) (version \(s.flowVersion)) · \(s.status == .completed ? "complete" : "unfinished") · "
                   + "started \(s.startedAt)\(s.completedAt.map { " · finished \($0)" } ?? "")")
-            print("session \(s.id) · locale \(s.locale)\(s.mood.map { " · mood \($0)" } ?? "")")
+            print("session \(s.id) · locale \(s.locale)\(s.mood.map { " · mood \($0.rawValue)" } ?? "")")
             if let pre = s.pre, let post = s.post {
                 print("intensity \(pre) → \(post) (\(post - pre > 0 ? "+" : "")\(post - pre))")
             }
@@ -29,13 +29,12 @@ struct Show: ParsableCommand {
             for (i, a) in d.answers.enumerated() {
                 let draft = a.state == .draft ? " (draft)" : ""
                 print("\(i + 1). \(a.question)\(draft)")
-                let value = (try? JSONDecoder().decode(AnswerValue.self, from: Data(a.value.utf8))).map(ExportDocument.plainText) ?? a.value
-                print("   → \(value)")
-                if let type = distortions[a.step] { print("   distortion: \(type)") }
+                print("   → \(ExportDocument.plainText(a.value))")
+                if let type = distortions[a.step] { print("   distortion: \(type.rawValue)") }
                 if probed.contains(a.step) { print("   (a hint to be more specific was shown)") }
             }
             let safety = d.events.filter { $0.kind == .safety }
-            for e in safety { print("safety: \(e.category ?? "?") at \(e.at)") }
+            for e in safety { print("safety: \(e.category?.rawValue ?? "?") at \(e.at)") }
         } catch {
             throw failStore(error)
         }

@@ -21,7 +21,8 @@ struct StorageInputTests {
     func stored(_ db: String) throws -> [String] {
         let store = try Store(path: db, access: .readOnly)
         guard let id = try store.recentSessions(user: "default").first?.id else { return [] }
-        return try store.detail(id).answers.filter { $0.state == .answer }.map(\.value)
+        // The answers as stored: their JSON text.
+        return try store.detail(id).answers.filter { $0.state == .answer }.map { String.fromDatabaseValue($0.value.databaseValue) ?? "" }
     }
 
     // MARK: item 6

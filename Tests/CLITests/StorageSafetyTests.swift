@@ -43,7 +43,7 @@ struct StorageSafetyTests {
         #expect(resumed.status == 0, "the lease of a killed process is free at once: \(resumed.stderr)")
         #expect(resumed.events.contains { $0["event"] as? String == "saved" && $0["step"] as? String == "thought" })
         let detail = try Store(path: db, access: .readOnly).detail(session)
-        #expect(detail.answers.map(\.value) == ["7", "\"The first writer's answer\"", "\"I always mess everything up\""])
+        #expect(detail.answers.map { String.fromDatabaseValue($0.value.databaseValue) } == ["7", "\"The first writer's answer\"", "\"I always mess everything up\""])
         // Released on a normal exit too.
         #expect(try CLIRunner.run(["resume", session, "--db", db, "--answers", "-", "--format", "jsonl"], in: repositoryRoot).status == 0)
     }

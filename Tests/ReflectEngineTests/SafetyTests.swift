@@ -213,10 +213,10 @@ struct SafetyTests {
         #expect(notice.resources.contains { $0.contains("0800 111 0 111") })
         let detail = try store.detail(session.sessionID)
         let answer = try #require(detail.answers.first { $0.step == "situation" })
-        #expect(answer.safety == "suicide")
-        #expect(answer.value.contains("umbringen"), "the person's words are kept")
+        #expect(answer.safety == .suicide)
+        #expect(answer.value == .text("Ich will nicht mehr leben, ich will mich umbringen"), "the person's words are kept")
         let event = try #require(detail.events.first { $0.kind == .safety })
-        #expect(event.category == "suicide" && event.at == "2026-11-22T08:16:00+01:00" && event.step == "situation")
+        #expect(event.category == .suicide && event.at == "2026-11-22T08:16:00+01:00" && event.step == "situation")
     }
 }
 

@@ -12,12 +12,12 @@ func temporaryStore() throws -> Store {
 
 func session(_ id: String, status: SessionRecord.Status = .active, started: String = "2026-11-22T20:00:00+01:00") -> SessionRecord {
     SessionRecord(id: id, flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil, user: "default",
-                  mood: "bad", seed: UInt64.max - 1, clock: started, startedAt: started,
+                  mood: .bad, seed: UInt64.max - 1, clock: started, startedAt: started,
                   completedAt: status == .completed ? "2026-11-22T20:10:00+01:00" : nil, status: status)
 }
 
-func answer(_ sessionID: String, _ step: String, _ position: Int, _ value: String) -> AnswerRecord {
-    AnswerRecord(sessionID: sessionID, step: step, position: position, kind: "text", question: "Question \(step)?",
+func answer(_ sessionID: String, _ step: String, _ position: Int, _ value: AnswerValue) -> AnswerRecord {
+    AnswerRecord(sessionID: sessionID, step: StepID(stringLiteral: step), position: position, kind: .text, question: "Question \(step)?",
                  value: value, answeredAt: "2026-11-22T20:0\(position):00+01:00")
 }
 
@@ -52,18 +52,18 @@ struct StoreTests {
     func sessionLifecycle() throws {
         let store = try temporaryStore()
         try store.beginSession(session("s1"))
-        try store.recordAnswer(answer("s1", "pre", 0, "7"))
-        try store.recordAnswer(answer("s1", "situation", 1, "\"The meeting\""))
-        try store.recordAnswer(answer("s1", "thought", 2, "\"I always fail\""))
+        try store.recordAnswer(answer("s1", "pre", 0, .integer(7)))
+        try store.recordAnswer(answer("s1", "situation", 1, .text("The meeting")))
+        try store.recordAnswer(answer("s1", "thought", 2, .text("I always fail")))
         try store.markDraft(session: "s1", step: "thought")
-        try store.recordAnswer(answer("s1", "thought", 2, "\"I failed once\""))
-        try store.recordDistortion(DistortionRecord(sessionID: "s1", step: "thought", type: "unknown", detectedAt: "2026-11-22T20:03:00+01:00"))
+        try store.recordAnswer(answer("s1", "thought", 2, .text("I failed once")))
+        try store.recordDistortion(DistortionRecord(sessionID: "s1", step: "thought", type: .unknown, detectedAt: "2026-11-22T20:03:00+01:00"))
         #expect(try store.unfinishedSessions(user: "default").map(\.id) == ["s1"])
         try store.completeSession("s1", pre: 7, post: 4, at: "2026-11-22T20:10:00+01:00", moodDay: "2026-11-22")
         let d = try store.detail("s1")
         #expect(d.session.status == .completed && d.session.pre == 7 && d.session.post == 4)
         #expect(d.answers.map(\.step) == ["pre", "situation", "thought"])
-        #expect(d.answers.last?.value == "\"I failed once\"" && d.answers.last?.state == .answer)
+        #expect(d.answers.last?.value == .text("I failed once") && d.answers.last?.state == .answer)
         #expect(d.session.seedValue == UInt64.max - 1)
         #expect(try store.unfinishedSessions(user: "default").isEmpty)
         // The end of a reflection logged the session's mood for its day.
@@ -101,9 +101,9 @@ struct StoreTests {
     func roundTrip() throws {
         let store = try temporaryStore()
         try store.beginSession(session("s1", started: "2026-11-20T08:00:00Z"))
-        try store.recordAnswer(answer("s1", "situation", 0, "\"It rained\""))
-        var choices = answer("s1", "thought", 1, "{\"choices\":[\"a\",\"b\"]}")
-        choices.kind = "multi_choice"
+        try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")))
+        var choices = answer("s1", "thought", 1, .choices(["a", "b"]))
+        choices.kind = .multiChoice
         try store.recordAnswer(choices)
         try store.markDraft(session: "s1", step: "thought")
         try store.recordEvent(SessionEventRecord(sessionID: "s1", kind: .probe, step: "situation", at: "2026-11-20T08:01:00Z"))
@@ -169,7 +169,7 @@ struct StoreTests {
         #expect(report.sessionsAdded == 1)
         let d = try store.detail("legacy-v1-0001")
         #expect(d.session.flowVersion == 1 && d.session.status == .completed)
-        #expect(d.answers.filter { $0.kind == "text" }.map(\.step) == ["situation", "thought", "perspective", "reframe"])
+        #expect(d.answers.filter { $0.kind == .text }.map(\.step) == ["situation", "thought", "perspective", "reframe"])
         #expect(!d.answers.contains { $0.step == "evidence" })
         #expect(try store.unfinishedSessions(user: "default").isEmpty)
     }

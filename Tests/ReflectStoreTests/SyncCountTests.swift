@@ -1,6 +1,7 @@
 import CSQLiteSyncCounter
 import Foundation
 import Testing
+import ReflectCore
 @testable import ReflectStore
 
 /// Issue 12, item 1: an acknowledged answer is on disk. Counted with an
@@ -21,8 +22,8 @@ struct SyncCountTests {
         try store.beginSession(session("s1"))
         for i in 0..<20 {
             let before = syncs(store)
-            try store.recordAnswer(answer("s1", "q\(i)", i, "\"answer \(i)\""),
-                                   distortions: [DistortionRecord(sessionID: "s1", step: "q\(i)", type: "labeling", detectedAt: "2026-11-22T20:00:00Z")])
+            try store.recordAnswer(answer("s1", "q\(i)", i, .text("answer \(i)")),
+                                   distortions: [DistortionRecord(sessionID: "s1", step: StepID(stringLiteral: "q\(i)"), type: .labeling, detectedAt: "2026-11-22T20:00:00Z")])
             let after = syncs(store)
             #expect(after.wal - before.wal == 1, "answer \(i): \(after.wal - before.wal) syncs of the WAL")
             #expect(after.db == before.db, "no checkpoint within 20 small answers")

@@ -1,4 +1,5 @@
 import GRDB
+import ReflectCore
 
 /// A row of `answer`: one step's answer with the exact question text shown.
 /// Going back turns an answer into a draft (`state = draft`); answering the
@@ -9,21 +10,21 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
     public enum State: String, Codable, Sendable, CaseIterable { case answer, draft }
 
     public var sessionID: String
-    public var step: String
+    public var step: StepID
     /// Order in the answer log (0-based).
     public var position: Int
-    public var kind: String
+    public var kind: PromptKind
     /// The question exactly as it was shown (templated, localised).
     public var question: String
-    /// The answer as JSON (see `AnswerValue`'s coding).
-    public var value: String
+    /// The answer, stored as its JSON (see `AnswerValue`'s coding).
+    public var value: AnswerValue
     public var state: State
     public var answeredAt: String
     /// The safety gate's category when the answer signalled a crisis.
-    public var safety: String?
+    public var safety: SafetyCategory?
 
-    public init(sessionID: String, step: String, position: Int, kind: String, question: String, value: String,
-                state: State = .answer, answeredAt: String, safety: String? = nil) {
+    public init(sessionID: String, step: StepID, position: Int, kind: PromptKind, question: String, value: AnswerValue,
+                state: State = .answer, answeredAt: String, safety: SafetyCategory? = nil) {
         self.sessionID = sessionID
         self.step = step
         self.position = position
@@ -39,17 +40,30 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
         case step, position, kind, question, value, state, safety
         case sessionID = "session_id", answeredAt = "answered_at"
     }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let sessionID = Column(CodingKeys.sessionID)
+        public static let step = Column(CodingKeys.step)
+        public static let position = Column(CodingKeys.position)
+        public static let state = Column(CodingKeys.state)
+    }
+
+    /// Answers first, then drafts: `ORDER BY` this, then `position`.
+    static var logOrder: SQLExpression { SQL("CASE \(Columns.state) WHEN \(State.answer) THEN 0 ELSE 1 END").sqlExpression }
 }
+
+extension AnswerRecord.State: DatabaseValueConvertible {}
 
 /// A row of `distortion`: the distortion detected in a step's answer.
 public struct DistortionRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "distortion"
     public var sessionID: String
-    public var step: String
-    public var type: String
+    public var step: StepID
+    public var type: DistortionType
     public var detectedAt: String
 
-    public init(sessionID: String, step: String, type: String, detectedAt: String) {
+    public init(sessionID: String, step: StepID, type: DistortionType, detectedAt: String) {
         self.sessionID = sessionID
         self.step = step
         self.type = type
@@ -59,6 +73,12 @@ public struct DistortionRecord: Codable, Sendable, Equatable, FetchableRecord, P
     enum CodingKeys: String, CodingKey {
         case step, type
         case sessionID = "session_id", detectedAt = "detected_at"
+    }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let sessionID = Column(CodingKeys.sessionID)
+        public static let step = Column(CodingKeys.step)
     }
 }
 
@@ -71,11 +91,12 @@ public struct SessionEventRecord: Codable, Sendable, Equatable, FetchableRecord,
 
     public var sessionID: String
     public var kind: Kind
-    public var step: String
-    public var category: String?
+    public var step: StepID
+    /// The safety category, for a safety event.
+    public var category: SafetyCategory?
     public var at: String
 
-    public init(sessionID: String, kind: Kind, step: String, category: String? = nil, at: String) {
+    public init(sessionID: String, kind: Kind, step: StepID, category: SafetyCategory? = nil, at: String) {
         self.sessionID = sessionID
         self.kind = kind
         self.step = step
@@ -87,4 +108,13 @@ public struct SessionEventRecord: Codable, Sendable, Equatable, FetchableRecord,
         case kind, step, category, at
         case sessionID = "session_id"
     }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let sessionID = Column(CodingKeys.sessionID)
+        public static let step = Column(CodingKeys.step)
+        public static let at = Column(CodingKeys.at)
+    }
 }
+
+extension SessionEventRecord.Kind: DatabaseValueConvertible {}

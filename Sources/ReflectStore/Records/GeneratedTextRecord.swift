@@ -1,4 +1,5 @@
 import GRDB
+import ReflectCore
 
 /// A text generated for a session's flow, as shown (table `generated_text`):
 /// a resumed session replays it instead of asking a provider again.
@@ -7,7 +8,7 @@ public struct GeneratedTextRecord: Codable, Sendable, Equatable, FetchableRecord
 
     public var sessionID: String
     /// The request's id in the flow (`s:generate { id = ... }`).
-    public var request: String
+    public var request: StepID
     public var text: String
     /// False when the flow's fallback was shown.
     public var generated: Bool
@@ -15,7 +16,7 @@ public struct GeneratedTextRecord: Codable, Sendable, Equatable, FetchableRecord
     public var basis: String
     public var at: String
 
-    public init(sessionID: String, request: String, text: String, generated: Bool, basis: String, at: String) {
+    public init(sessionID: String, request: StepID, text: String, generated: Bool, basis: String, at: String) {
         self.sessionID = sessionID
         self.request = request
         self.text = text
@@ -27,5 +28,12 @@ public struct GeneratedTextRecord: Codable, Sendable, Equatable, FetchableRecord
     enum CodingKeys: String, CodingKey {
         case request, text, generated, basis, at
         case sessionID = "session_id"
+    }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let sessionID = Column(CodingKeys.sessionID)
+        public static let request = Column(CodingKeys.request)
+        public static let at = Column(CodingKeys.at)
     }
 }

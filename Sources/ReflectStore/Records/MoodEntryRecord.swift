@@ -34,4 +34,12 @@ public struct MoodEntryRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
         case user, day, mood, note, source
         case sessionID = "session_id", createdAt = "created_at", updatedAt = "updated_at"
     }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let user = Column(CodingKeys.user)
+        public static let day = Column(CodingKeys.day)
+    }
 }
+
+extension MoodEntryRecord.Source: DatabaseValueConvertible {}

@@ -1,4 +1,5 @@
 import GRDB
+import ReflectCore
 
 /// A row of `session`: one run of one flow by one person.
 public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
@@ -17,7 +18,7 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var locale: String
     public var personality: String?
     public var user: String
-    public var mood: String?
+    public var mood: Mood?
     /// The seed, as stored (SQLite integers are signed): bit pattern of the UInt64.
     public var seed: Int64
     /// The injected clock the session runs with (ISO-8601 with offset).
@@ -32,7 +33,7 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     public var facts: String?
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
-                mood: String?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
+                mood: Mood?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
                 status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil) {
         self.id = id
         self.flowID = flowID
@@ -57,4 +58,15 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         case id, locale, personality, user, mood, seed, clock, status, pre, post, facts
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
+
+    /// The table's columns, named once.
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let user = Column(CodingKeys.user)
+        public static let flowID = Column(CodingKeys.flowID)
+        public static let status = Column(CodingKeys.status)
+        public static let startedAt = Column(CodingKeys.startedAt)
+    }
 }
+
+extension SessionRecord.Status: DatabaseValueConvertible {}
