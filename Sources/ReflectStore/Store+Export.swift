@@ -39,11 +39,11 @@ extension Store {
                     try Row.fetchAll(db, request).compactMap { row in
                         let stored: T
                         do { stored = try T(row: row) } catch {
-                            problems.append("session \(id): \(what(row)): cannot be read (\(error)); left out")
+                            problems.append("session \(id): \(what(row)): cannot be read (\(Store.reason(error))); left out")
                             return nil
                         }
                         do { _ = try Typed(row: row) } catch {
-                            problems.append("session \(id): \(what(row)): a value this version does not know (\(error)); exported as stored")
+                            problems.append("session \(id): \(what(row)): a value this version does not know (\(Store.reason(error))); exported as stored")
                         }
                         return stored
                     }
@@ -64,7 +64,7 @@ extension Store {
                     moods.append(ExportedMoodEntry(user: m.user, day: m.day, mood: m.mood, note: m.note, source: m.source,
                                                    sessionID: m.sessionID, createdAt: m.createdAt, updatedAt: m.updatedAt))
                 } catch {
-                    problems.append("mood entry \(Store.label(row["user"]))/\(Store.label(row["day"])): cannot be read (\(error)); left out")
+                    problems.append("mood entry \(Store.label(row["user"]))/\(Store.label(row["day"])): cannot be read (\(Store.reason(error))); left out")
                 }
             }
             return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, problems: problems)
@@ -91,10 +91,10 @@ extension Store {
             var columns = Dictionary(row.map { ($0.0, $0.1) }, uniquingKeysWith: { first, _ in first })
             columns[column] = DatabaseValue.null
             guard let rawMood, let withoutMood = try? SessionRecord(row: Row(columns)) else {
-                problems.append("session \(Store.label(row["id"])): cannot be read (\(error)); left out")
+                problems.append("session \(Store.label(row["id"])): cannot be read (\(Store.reason(error))); left out")
                 return nil
             }
-            problems.append("session \(withoutMood.id): a value this version does not know (\(error)); exported as stored")
+            problems.append("session \(withoutMood.id): a value this version does not know (\(Store.reason(error))); exported as stored")
             s = withoutMood
             storedMood = rawMood
         }
@@ -102,6 +102,18 @@ extension Store {
             id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
             user: s.user, mood: storedMood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
             status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [])
+    }
+
+    /// Why a row cannot be read, for a problem report: GRDB's message
+    /// (`could not decode Mood from database value "ecstatic" - column:
+    /// "mood", …`) without the dump of the whole row and the SQL that it
+    /// appends, which would repeat the person's text at length.
+    static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        for marker in [", row: [", " - row: ["] {
+            if let r = text.range(of: marker) { return String(text[..<r.lowerBound]) }
+        }
+        return String(text.prefix(200))
     }
 
     /// A stored value, shown in a problem report whatever its type.

@@ -56,5 +56,7 @@ struct TypedRecordTests {
         let problems = doc.problems ?? []
         #expect(problems.count == 3, "\(problems)")
         #expect(problems.allSatisfy { $0.hasPrefix("session s1") && $0.hasSuffix("exported as stored") }, "\(problems)")
+        #expect(problems.contains { $0.contains("\"ecstatic\"") && $0.contains("column: \"mood\"") }, "names the column and value: \(problems)")
+        #expect(!problems.contains { $0.contains("I always fail") }, "a problem does not repeat the person's text: \(problems)")
     }
 }
