@@ -78,6 +78,6 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 return .database(e.message.map { "\($0) (SQLite code \(e.extendedResultCode.rawValue))" } ?? "\(e)")
             }
         }
-        return .database("\(error)")
+        return .database(Store.reason(error))
     }
 }

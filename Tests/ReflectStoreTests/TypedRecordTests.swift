@@ -47,7 +47,9 @@ struct TypedRecordTests {
             try db.execute(sql: "UPDATE answer SET kind = 'essay' WHERE step = 'thought'")
             try db.execute(sql: "UPDATE distortion SET type = 'fortune_telling'")
         }
-        #expect(throws: StoreError.self) { try store.detail("s1") }
+        let readError = #expect(throws: StoreError.self) { try store.detail("s1") }
+        #expect(readError?.description.contains("from database value \"ecstatic\" - column: \"mood\"") == true, "\(String(describing: readError))")
+        #expect(readError?.description.contains("row: [") == false, "the error does not dump the whole row")
         let doc = try store.export(at: "2026-11-22T21:00:00+01:00")
         let s = try #require(doc.sessions.first)
         #expect(s.mood == "ecstatic")
