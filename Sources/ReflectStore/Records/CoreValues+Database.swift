@@ -24,12 +24,18 @@ extension Mood: DatabaseValueConvertible {}
 /// An answer is stored as its JSON (`AnswerValue`'s coding, keys sorted):
 /// `7`, `"The meeting"`, `{"skipped":true}`.
 extension AnswerValue: DatabaseValueConvertible {
+    /// One encoder for every write (this is the durable write's hot path;
+    /// JSONEncoder is safe to share once configured).
+    private static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = .sortedKeys
+        return e
+    }()
+
     public var databaseValue: DatabaseValue {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
         // Encoding an AnswerValue cannot fail (no floats); NULL would be
         // refused by the column's NOT NULL, never stored silently.
-        guard let data = try? encoder.encode(self) else { return .null }
+        guard let data = try? AnswerValue.encoder.encode(self) else { return .null }
         return String(decoding: data, as: UTF8.self).databaseValue
     }
 
