@@ -36,7 +36,4 @@ public enum FlowEffect: Sendable, Equatable {
     /// the detector's confidence (the last call of a step wins: one event
     /// and one row per step).
     case distortion(step: StepID, type: DistortionType, confidence: Double)
-    /// A generation request was fulfilled (or fell back): the text shown,
-    /// kept in the save so replay never asks a provider again.
-    case generated(GeneratedText)
 }

@@ -194,9 +194,7 @@ public final class FlowSession {
         var done = try run.advance(answering: step, with: values)
         var effects = done.effects
         while case .generate(let request)? = done.yield {
-            let text = fulfil(request)
-            if let new = text.new { effects.append(.generated(new)) }
-            done = try run.advance(answering: step, with: [.string(text.shown)])
+            done = try run.advance(answering: step, with: [.string(fulfil(request))])
             effects += done.effects
         }
         guard case .prompt(let spec)? = done.yield else { return (nil, effects) }
@@ -207,9 +205,9 @@ public final class FlowSession {
     /// same basis (replay never asks a provider again), else the provider's,
     /// checked by the output filter, else the fallback. A new text is recorded in the save
     /// at once and journalled with the next answer.
-    private func fulfil(_ request: GenerationRequest) -> (shown: String, new: GeneratedText?) {
+    private func fulfil(_ request: GenerationRequest) -> String {
         let basis = request.basis
-        if let recorded = save.generated.first(where: { $0.id == request.id }), recorded.basis == basis { return (recorded.text, nil) }
+        if let recorded = save.generated.first(where: { $0.id == request.id }), recorded.basis == basis { return recorded.text }
         // New, or its inputs changed (an answer was edited after going back).
         save.generated.removeAll { $0.id == request.id }
         unjournalledTexts.removeAll { $0.id == request.id }
@@ -225,7 +223,7 @@ public final class FlowSession {
         }
         save.generated.append(result)
         unjournalledTexts.append(result)
-        return (result.text, result)
+        return result.text
     }
 
     /// Applies effects in one place. Replaying (`live == false`) only
@@ -238,8 +236,6 @@ public final class FlowSession {
             case .distortion(let step, let type, let confidence):
                 distortions[step] = type
                 if live { events.append(.distortion(step: step, type: type, confidence: confidence)) }
-            case .generated:
-                break // in the save already; shown as part of the prompt that uses it
             }
         }
         return events
