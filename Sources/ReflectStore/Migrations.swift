@@ -13,14 +13,15 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
 
     /// The tables the migrations create.
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
-                                      "achievement", "experiment_exposure", "generated_text"]
+                                      "achievement", "experiment_exposure", "generated_text",
+                                      "setting", "prep_item", "prep_mark", "craving_note"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -153,6 +154,52 @@ enum Migrations {
                 t.primaryKey(["session_id", "request"])
             }
             try db.execute(sql: "PRAGMA user_version = 4")
+        }
+        register("v5: coach settings, prep library, prep marks, craving notes") { db in
+            // A person's settings, one row per key (typed `Settings` in the core).
+            try db.create(table: "setting") { t in
+                t.column("user", .text).notNull()
+                t.column("key", .text).notNull()
+                t.column("value", .text).notNull()
+                t.column("updated_at", .text).notNull()
+                t.primaryKey(["user", "key"])
+            }
+            // The Prep Library: default items (text NULL: the locale's text)
+            // and custom ones (the person's literal text).
+            try db.create(table: "prep_item") { t in
+                t.column("user", .text).notNull()
+                t.column("id", .text).notNull()
+                t.column("text", .text)
+                t.column("core", .boolean).notNull()
+                t.column("position", .integer).notNull()
+                t.column("archived_at", .text)
+                t.column("hidden_on", .text)
+                t.column("created_at", .text).notNull()
+                t.column("updated_at", .text).notNull()
+                t.primaryKey(["user", "id"])
+            }
+            // Evening marks, belonging to the logical day they were made on.
+            try db.create(table: "prep_mark") { t in
+                t.column("user", .text).notNull()
+                t.column("day", .text).notNull()
+                t.column("item_id", .text).notNull()
+                t.column("mark", .text).notNull().check { ["done", "partly", "skip"].contains($0) }
+                t.column("session_id", .text)
+                t.column("marked_at", .text).notNull()
+                t.primaryKey(["user", "day", "item_id"])
+            }
+            try db.create(table: "craving_note") { t in
+                t.primaryKey("id", .text)
+                t.column("user", .text).notNull()
+                t.column("session_id", .text)
+                t.column("type", .text).notNull().check { ["stress", "habit", "physical", "other"].contains($0) }
+                t.column("detail", .text)
+                t.column("day", .text).notNull()
+                t.column("at", .text).notNull()
+                t.column("text", .text).notNull()
+            }
+            try db.create(index: "craving_note_user_day", on: "craving_note", columns: ["user", "day"])
+            try db.execute(sql: "PRAGMA user_version = 5")
         }
         return m
     }

@@ -179,7 +179,8 @@ extension Store {
     /// Removes every row of every table, in one transaction.
     public func deleteAll() throws(StoreError) {
         try write { db in
-            for table in ["session_event", "distortion", "answer", "celebration", "experiment_exposure", "session", "mood_entry", "achievement"] {
+            for table in ["session_event", "distortion", "answer", "celebration", "experiment_exposure", "session", "mood_entry", "achievement",
+                          "setting", "prep_item", "prep_mark", "craving_note"] {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

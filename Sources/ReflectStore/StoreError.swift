@@ -23,6 +23,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousSession(String, matches: Int)
     /// Another process has this session open (see ``SessionLease``).
     case sessionOpenElsewhere(session: String, holder: String)
+    /// A stored setting cannot be read (a value this version refuses).
+    case invalidSetting(key: String, value: String, reason: String)
     /// An import file is invalid: which record and field, and why. Nothing
     /// was written.
     case invalidImport(record: String, field: String, reason: String)
@@ -38,6 +40,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionNotFound: "store.session_not_found"
         case .ambiguousSession: "store.ambiguous_session"
         case .sessionOpenElsewhere: "store.session_open_elsewhere"
+        case .invalidSetting: "store.invalid_setting"
         case .invalidImport: "import.invalid"
         }
     }
@@ -56,6 +59,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ambiguousSession(let id, let n): "'\(id)' matches \(n) sessions; give more of the id"
         case .sessionOpenElsewhere(let id, let holder):
             "this session is open elsewhere (\(id.prefix(8)), \(holder)); finish or quit it there first"
+        case .invalidSetting(let key, let value, _):
+            "the stored setting \(key) = '\(value.prefix(64))' cannot be used; set it again with `reflect settings set \(key) VALUE`"
         case .invalidImport(let record, let field, let reason):
             field.isEmpty ? "invalid import: \(record): \(reason)" : "invalid import: \(record).\(field): \(reason)"
         }

@@ -117,6 +117,7 @@ struct StorageSafetyTests {
                 try db.execute(sql: """
                     PRAGMA application_id = 0; PRAGMA user_version = 0;
                     DROP TABLE generated_text; ALTER TABLE session DROP COLUMN facts;
+                    DROP TABLE setting; DROP TABLE prep_item; DROP TABLE prep_mark; DROP TABLE craving_note;
                     DELETE FROM grdb_migrations WHERE identifier NOT LIKE 'v1%' AND identifier NOT LIKE 'v2%'
                     """)
             }

@@ -62,11 +62,6 @@ public struct UserFacts: Sendable, Equatable, Codable {
     }
 }
 
-/// Parts of a person's day, after their day boundary.
-public enum DayPhase: String, Sendable, Codable, CaseIterable {
-    case morning, afternoon, evening, night
-}
-
 /// An answer from an earlier session of the same day.
 public struct EarlierAnswer: Sendable, Equatable, Codable {
     public var flow: String

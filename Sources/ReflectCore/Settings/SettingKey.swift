@@ -1,0 +1,30 @@
+/// The settings a person can change, by their stored and command-line name.
+public enum SettingKey: String, Sendable, CaseIterable, Codable {
+    case timeZone = "time_zone"
+    case dayBoundary = "day_boundary"
+    case morningReminder = "morning_reminder"
+    case eveningReminder = "evening_reminder"
+    case middayReminder = "midday_reminder"
+    case voice
+    case celebrations
+    case personality
+
+    /// The key for a name as typed: `day_boundary` or `day-boundary`.
+    public init?(name: String) {
+        self.init(rawValue: name.replacingOccurrences(of: "-", with: "_").lowercased())
+    }
+
+    /// What values are legal, for help and errors.
+    public var legalValues: String {
+        switch self {
+        case .timeZone: "an IANA time zone such as Europe/Berlin or America/New_York, or 'auto' (the offset of the current time)"
+        case .dayBoundary: "a time HH:MM from 00:00 to 12:00 (default 04:00)"
+        case .morningReminder: "a time HH:MM (default 08:00)"
+        case .eveningReminder: "a time HH:MM (default 21:00)"
+        case .middayReminder: "a time HH:MM, or 'off' (default off)"
+        case .voice: "nice or rude"
+        case .celebrations: "on or off"
+        case .personality: "a personality pack id such as default, zen or best_friend"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import ReflectCore
+
+@Suite("Settings")
+struct SettingsTests {
+    @Test("defaults: auto zone, 04:00 boundary, reminders 08:00 and 21:00, midday off, nice voice, celebrations on")
+    func defaults() {
+        let s = Settings()
+        #expect(s.entries.map { "\($0.key.rawValue)=\($0.value)" } == [
+            "time_zone=auto", "day_boundary=04:00", "morning_reminder=08:00", "evening_reminder=21:00",
+            "midday_reminder=off", "voice=nice", "celebrations=on", "personality=default",
+        ])
+    }
+
+    @Test("each value set as text reads back the same")
+    func roundTrip() throws {
+        var s = Settings()
+        try s.setting(.timeZone, to: "Europe/Berlin")
+        try s.setting(.dayBoundary, to: "5:30")
+        try s.setting(.middayReminder, to: "12:15")
+        try s.setting(.voice, to: "rude")
+        try s.setting(.celebrations, to: "off")
+        try s.setting(.personality, to: "zen")
+        var again = Settings()
+        for (key, value) in s.entries { try again.setting(key, to: value) }
+        #expect(again == s)
+        #expect(s.text(of: .dayBoundary) == "05:30")
+        #expect(s.dayRules.boundary.description == "05:30")
+    }
+
+    @Test("illegal values are refused with the key and what is legal, and change nothing")
+    func refusals() {
+        var s = Settings()
+        let before = s
+        let cases: [(SettingKey, String)] = [
+            (.dayBoundary, "25:00"), (.dayBoundary, "13:00"), (.timeZone, "Mars/Base"), (.voice, "mean"),
+            (.celebrations, "maybe"), (.personality, "../etc"), (.eveningReminder, "9pm"),
+        ]
+        for (key, value) in cases {
+            #expect(throws: SettingsError.self, "\(key) \(value)") { try s.setting(key, to: value) }
+            do { try s.setting(key, to: value) } catch {
+                #expect(error.description.hasPrefix("\(key.rawValue): '\(value)'"))
+                #expect(error.description.contains("Nothing was changed"))
+            }
+        }
+        #expect(s == before)
+    }
+
+    @Test("names are taken with dashes or underscores")
+    func keyNames() {
+        #expect(SettingKey(name: "day-boundary") == .dayBoundary)
+        #expect(SettingKey(name: "TIME_ZONE") == .timeZone)
+        #expect(SettingKey(name: "colour") == nil)
+    }
+}
