@@ -26,10 +26,7 @@ public struct ContentChecker: Sendable {
 
     public func run() -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for f in LocaleTools(library: library).check() {
-            out.append(Diagnostic(DiagnosticCode.locale(f), file: f.file, line: f.line,
-                                  message: f.key.map { "'\($0)' (\(f.locale)): " + f.message } ?? f.message))
-        }
+        out += LocaleTools(library: library).check()
         for id in library.availablePersonalities() {
             do { _ = try library.personality(id) } catch {
                 out.append(Diagnostic(.personality, file: error.file ?? "personalities/\(id).yaml", line: error.line, message: error.message))
@@ -57,7 +54,7 @@ public struct ContentChecker: Sendable {
             let definition: FlowDefinition
             do { definition = try FlowSession.definitionOnly(source) } catch {
                 var d = FlowExplorer.diagnostic(error, file: file.name)
-                if d.code == DiagnosticCode.syntax.rawValue, let line = d.line {
+                if d.code == .syntax, let line = d.line {
                     d.column = ContentChecker.column(of: d.message, line: line, in: source.text)
                 }
                 out.append(d)

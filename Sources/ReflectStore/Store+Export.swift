@@ -10,11 +10,12 @@ public struct ImportReport: Sendable, Equatable {
     public var moodEntriesAlreadyPresent = 0
 }
 
-// The export reads answers, distortions and events straight from their rows,
+// The export reads answers, distortions, events and generated texts straight from their rows,
 // keeping closed-set values as stored text (see `Store.export(at:)`).
 extension ExportedAnswer: FetchableRecord {}
 extension ExportedDistortion: FetchableRecord {}
 extension ExportedEvent: FetchableRecord {}
+extension ExportedGeneratedText: FetchableRecord {}
 
 extension Store {
     /// Everything in the database, as a document.
@@ -55,6 +56,8 @@ extension Store {
                     "distortion of \(Store.label($0["step"]))" }
                 exported.events = try readRows("SELECT * FROM session_event WHERE session_id = \(id) ORDER BY id", as: SessionEventRecord.self) {
                     "event \(Store.label($0["id"]))" }
+                exported.generated = try readRows("SELECT * FROM generated_text WHERE session_id = \(id) ORDER BY at, request",
+                                                  as: GeneratedTextRecord.self) { "generated text \(Store.label($0["request"]))" }
                 out.append(exported)
             }
             var moods: [ExportedMoodEntry] = []
@@ -101,7 +104,7 @@ extension Store {
         return ExportedSession(
             id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
             user: s.user, mood: storedMood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
-            status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [])
+            status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [], facts: s.facts)
     }
 
     /// Why a row cannot be read, for a problem report: GRDB's message
@@ -141,7 +144,7 @@ extension Store {
                 // `validate()` checked every closed-set value: none is unknown here.
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
                                   user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
-                                  completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post).insert(db)
+                                  completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts).insert(db)
                 for (j, a) in s.answers.enumerated() {
                     guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
                     try AnswerRecord(sessionID: s.id, step: a.step, position: a.position, kind: kind, question: a.question, value: a.value,
@@ -154,6 +157,10 @@ extension Store {
                 for e in s.events {
                     try SessionEventRecord(sessionID: s.id, kind: e.kind, step: e.step, category: e.category.flatMap(SafetyCategory.init(rawValue:)),
                                            at: e.at).insert(db)
+                }
+                for g in s.generated {
+                    try GeneratedTextRecord(sessionID: s.id, request: g.request, text: g.text, generated: g.generated,
+                                            basis: g.basis, at: g.at).insert(db)
                 }
                 report.sessionsAdded += 1
             }
@@ -176,11 +183,14 @@ extension Store {
         }
     }
 
-    /// Removes every row of every table, in one transaction.
+    /// Removes every row of every table the migrations create
+    /// (``Migrations/tables``), in one transaction: a table added by a new
+    /// migration is covered without being named here.
     public func deleteAll() throws(StoreError) {
         try write { db in
-            for table in ["session_event", "distortion", "answer", "celebration", "experiment_exposure", "session", "mood_entry", "achievement",
-                          "setting", "prep_item", "prep_mark", "craving_note"] {
+            // Children and parents in any order: foreign keys are checked at commit.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            for table in Migrations.tables.sorted() {
                 try db.execute(sql: "DELETE FROM \(table)")
             }
         }

@@ -2,53 +2,6 @@ import Foundation
 import ReflectCore
 import ReflectEngine
 
-/// What `reflect locales check` reports: one finding per problem, with the
-/// file, line and key to fix. Errors fail the check; warnings do not.
-public struct LocaleFinding: Sendable, Equatable, Encodable {
-    public enum Severity: String, Sendable, Encodable { case error, warning }
-    /// What is wrong. Each kind has a stable name (its raw value, shown by
-    /// `reflect locales check`) and one diagnostic code of `reflect check`
-    /// (L001–L008, docs/diagnostics/).
-    public enum Kind: String, Sendable, CaseIterable {
-        case malformed = "locale.malformed"
-        case placeholders = "locale.placeholders"
-        case unknownKey = "locale.unknown_key"
-        case empty = "locale.empty"
-        case missing = "locale.missing"
-        case stale = "locale.stale"
-        case missingList = "locale.missing_list"
-        case staleList = "locale.stale_list"
-    }
-    public var severity: Severity
-    public var kind: Kind
-    public var file: String
-    public var line: Int?
-    public var locale: String
-    public var key: String?
-    public var message: String
-
-    /// The kind's stable name (`locale.placeholders`).
-    public var code: String { kind.rawValue }
-
-    private enum CodingKeys: String, CodingKey { case severity, code, file, line, locale, key, message }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(severity, forKey: .severity)
-        try c.encode(code, forKey: .code)
-        try c.encode(file, forKey: .file)
-        try c.encodeIfPresent(line, forKey: .line)
-        try c.encode(locale, forKey: .locale)
-        try c.encodeIfPresent(key, forKey: .key)
-        try c.encode(message, forKey: .message)
-    }
-
-    public var description: String {
-        let at = line.map { "\(file):\($0)" } ?? file
-        return "\(at): \(severity.rawValue) \(code): \(key.map { "'\($0)': " } ?? "")\(message)"
-    }
-}
-
 /// Translator workflows on a content directory: status, check, confirm,
 /// PO / XLIFF export and import.
 public struct LocaleTools: Sendable {
@@ -85,37 +38,39 @@ public struct LocaleTools: Sendable {
 
     /// Every problem in every locale file. Malformed files are findings, not
     /// thrown errors, so one broken file does not hide the others.
-    public func check() -> [LocaleFinding] {
-        var findings: [LocaleFinding] = []
+    public func check() -> [Diagnostic] {
+        var findings: [Diagnostic] = []
         let en: LocaleDocument
         do { en = try english() } catch {
-            return [LocaleFinding(severity: .error, kind: .malformed, file: error.file ?? "locales/en.yaml", line: error.line,
-                                  locale: "en", key: nil, message: error.message)]
+            return [Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line,
+                               locale: "en", message: error.message)]
         }
         for tag in library.availableLocales() where tag != "en" {
             let doc: LocaleDocument
             do { doc = try translation(tag) } catch {
-                findings.append(LocaleFinding(severity: .error, kind: .malformed, file: error.file ?? "locales/\(tag).yaml",
-                                              line: error.line, locale: tag, key: nil, message: error.message))
+                findings.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/\(tag).yaml",
+                                           line: error.line, locale: tag, message: error.message))
                 continue
             }
             let s = LocaleStatus(doc, english: en)
-            func add(_ severity: LocaleFinding.Severity, _ kind: LocaleFinding.Kind, _ key: String?, _ message: String) {
-                findings.append(LocaleFinding(severity: severity, kind: kind, file: doc.file, line: key.flatMap { doc.lines[$0] },
-                                              locale: tag, key: key, message: message))
+            func add(_ code: DiagnosticCode, _ key: String?, _ message: String) {
+                findings.append(Diagnostic(code, file: doc.file, line: key.flatMap { doc.lines[$0] },
+                                           locale: tag, key: key, message: message))
             }
             for b in s.broken {
-                add(.error, b.reason.hasPrefix("placeholders") ? .placeholders : .empty, b.key, b.reason)
+                add(b.reason.hasPrefix("placeholders") ? .localePlaceholders : .localeEmpty, b.key, b.reason)
             }
-            for k in s.unknown { add(.error, .unknownKey, k, "not a key of locales/en.yaml (typo, or removed from English?)") }
-            for k in s.missing { add(.warning, .missing, k, "not translated yet (English is shown)") }
-            for k in s.stale { add(.warning, .stale, k, "the English text changed since this was translated (English is shown until confirmed)") }
+            for k in s.unknown { add(.localeUnknownKey, k, "not a key of locales/en.yaml (typo, or removed from English?)") }
+            for k in s.missing { add(.localeMissing, k, "not translated yet (English is shown)") }
+            for k in s.stale { add(.localeStale, k, "the English text changed since this was translated (English is shown until confirmed)") }
             for l in s.missingLists {
-                add(l == "safety" ? .error : .warning, .missingList, nil,
-                    l == "safety" ? "no safety section: crisis language in this language would go unrecognised"
-                                  : "no \(l) word list (the English one is used)")
+                if l == "safety" {
+                    add(.localeMissingSafety, nil, "no safety section: crisis language in this language would go unrecognised")
+                } else {
+                    add(.localeMissingList, nil, "no \(l) word list (the English one is used)")
+                }
             }
-            for l in s.staleLists { add(.warning, .staleList, nil, "the English \(l) list changed since this one was confirmed") }
+            for l in s.staleLists { add(.localeStaleList, nil, "the English \(l) list changed since this one was confirmed") }
         }
         return findings
     }

@@ -118,7 +118,7 @@ struct LocalesCLITests {
         let out = try CLIRunner.run(["locales", "check", "--content", content.path])
         #expect(out.status == 1)
         #expect(out.stdout.contains("locales/ja.yaml:"))
-        #expect(out.stdout.contains("error locale.placeholders: 'reflection.negative.q5'"), "\(out.stdout)")
+        #expect(out.stdout.contains("error L002: 'reflection.negative.q5' (ja): "), "\(out.stdout)")
         let clean = try CLIRunner.run(["locales", "check"], in: repositoryRoot)
         #expect(clean.status == 0, "\(clean.stdout)")
     }

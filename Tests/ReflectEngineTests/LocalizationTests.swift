@@ -129,11 +129,12 @@ struct LocalizationTests {
         let findings = LocaleTools(library: library).check().filter { $0.severity == .error }
         let finding = try #require(findings.first)
         #expect(findings.count == 1)
-        #expect(finding.code == "locale.placeholders")
+        #expect(finding.code == .localePlaceholders)
+        #expect(finding.code.name == "locale.placeholders")
         #expect(finding.file == "locales/fr.yaml")
         #expect(finding.key == "reflection.negative.q4")
         #expect(finding.line == doc.lines["reflection.negative.q4"])
-        #expect(finding.description.hasPrefix("locales/fr.yaml:\(finding.line ?? 0): error locale.placeholders: 'reflection.negative.q4'"))
+        #expect(finding.description.hasPrefix("locales/fr.yaml:\(finding.line ?? 0): error L002: 'reflection.negative.q4' (fr): "))
     }
 
     @Test("unknown keys and malformed files are check errors with file and line")
@@ -142,8 +143,8 @@ struct LocalizationTests {
         try replaceInFile(library.localesDirectory.appendingPathComponent("es.yaml"), "strings:\n", "strings:\n  reflection.negative.q9: \"¿Qué más?\"\n")
         try replaceInFile(library.localesDirectory.appendingPathComponent("ko.yaml"), "matching: substring", "matching: [substring")
         let errors = LocaleTools(library: library).check().filter { $0.severity == .error }
-        #expect(errors.contains { $0.code == "locale.unknown_key" && $0.file == "locales/es.yaml" && $0.key == "reflection.negative.q9" && $0.line != nil })
-        #expect(errors.contains { $0.code == "locale.malformed" && $0.file == "locales/ko.yaml" && $0.line != nil })
+        #expect(errors.contains { $0.code == .localeUnknownKey && $0.file == "locales/es.yaml" && $0.key == "reflection.negative.q9" && $0.line != nil })
+        #expect(errors.contains { $0.code == .localeMalformed && $0.file == "locales/ko.yaml" && $0.line != nil })
     }
 
     @Test("PO and XLIFF export then import leave every locale file byte-for-byte unchanged")

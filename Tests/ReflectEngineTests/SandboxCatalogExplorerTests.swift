@@ -124,7 +124,7 @@ struct ExplorerBudgetTests {
         let report = explorer.explore(long(390), language: try english())
         #expect(report.exhausted)
         #expect(report.runs < 60)
-        #expect(report.diagnostics.map(\.code) == ["R012"])
+        #expect(report.diagnostics.map(\.code.rawValue) == ["R012"])
         #expect(report.diagnostics.first?.message.contains("300 steps") == true)
         #expect(report.diagnostics.first?.severity == .warning)
     }
@@ -136,15 +136,15 @@ struct ExplorerBudgetTests {
         let report = explorer.explore(long(300, work: 2_000_000), language: try english())
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(report.exhausted)
-        #expect(report.diagnostics.map(\.code) == ["R012"])
+        #expect(report.diagnostics.map(\.code.rawValue) == ["R012"])
     }
 
     @Test("the check's overall budget: files it cannot reach are reported, not checked")
     func overallBudget() throws {
         let content = try Content(["flows/a.lua": good, "flows/b.lua": good.replacingOccurrences(of: "calm.good", with: "calm.other")])
         defer { content.remove() }
-        let diagnostics = ContentChecker(library: content.library, totalSeconds: 0).run().filter { $0.code.hasPrefix("R") }
-        #expect(diagnostics.map(\.code) == ["R012", "R012"])
+        let diagnostics = ContentChecker(library: content.library, totalSeconds: 0).run().filter { $0.code.rawValue.hasPrefix("R") }
+        #expect(diagnostics.map(\.code.rawValue) == ["R012", "R012"])
         #expect(diagnostics.map(\.file) == ["flows/a.lua", "flows/b.lua"])
     }
 

@@ -100,8 +100,12 @@ struct StoreTests {
     @Test("export → delete-all → import gives back the same document; importing twice adds nothing")
     func roundTrip() throws {
         let store = try temporaryStore()
-        try store.beginSession(session("s1", started: "2026-11-20T08:00:00Z"))
-        try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")))
+        var opened = session("s1", started: "2026-11-20T08:00:00Z")
+        opened.facts = String(decoding: try JSONEncoder().encode(UserFacts(day: "2026-11-20", phase: .morning)), as: UTF8.self)
+        try store.beginSession(opened)
+        try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")),
+                               generated: [GeneratedTextRecord(sessionID: "s1", request: "final", text: "What would rain teach you?",
+                                                               generated: true, basis: "b1", at: "2026-11-20T08:00:30Z")])
         var choices = answer("s1", "thought", 1, .choices(["a", "b"]))
         choices.kind = .multiChoice
         try store.recordAnswer(choices)
@@ -110,6 +114,8 @@ struct StoreTests {
         try store.beginSession(session("s2", status: .completed, started: "2026-11-21T08:00:00Z"))
         try store.logMood(MoodLogRequest(user: "default", day: "2026-11-21", mood: .average, note: "ok, \"fine\"", source: .log, at: "2026-11-21T10:00:00Z"))
         let before = try store.export(at: "2026-11-22T00:00:00Z")
+        #expect(before.sessions.first?.facts == opened.facts, "the facts a session started with are exported")
+        #expect(before.sessions.first?.generated.map(\.text) == ["What would rain teach you?"], "generated texts are exported")
         try store.deleteAll()
         #expect(try store.export(at: "2026-11-22T00:00:00Z").sessions.isEmpty)
         let data = try JSONEncoder().encode(before)
@@ -120,6 +126,25 @@ struct StoreTests {
         #expect(second == ImportReport(sessionsAdded: 0, sessionsAlreadyPresent: 2, moodEntriesAdded: 0, moodEntriesAlreadyPresent: 1))
         #expect(try store.export(at: "2026-11-22T00:00:00Z") == before)
         #expect(before.csv().contains("\"ok, \"\"fine\"\"\""))
+        #expect(before.csv().contains("generated,s1,"))
+    }
+
+    @Test("delete-all empties every table the migrations create, including ones added after it was written")
+    func deleteAllCoversEveryTable() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("s1"))
+        try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")),
+                               generated: [GeneratedTextRecord(sessionID: "s1", request: "final", text: "Why?", generated: false,
+                                                               basis: "b", at: "2026-11-22T20:00:30+01:00")])
+        try store.logMood(MoodLogRequest(user: "default", day: "2026-11-22", mood: .bad, note: nil, source: .log, at: "2026-11-22T10:00:00Z"))
+        try store.deleteAll()
+        let tables = try store.writer.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'")
+        }
+        #expect(Set(tables) == Migrations.tables, "Migrations.tables lists every table the schema has")
+        for table in tables {
+            #expect(try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") } == 0, "\(table) still has rows")
+        }
     }
 
     @Test("a malformed import names the record and field and writes nothing")

@@ -1,8 +1,9 @@
 import ReflectCore
 
 /// The CSV export (RFC 4180, one header row): one row per answer (and
-/// draft) with its session's columns, then one row per mood entry. The
-/// `record` column says which (`answer`, `draft`, `mood`). For spreadsheets;
+/// draft) and per generated text (`step` is the request, `answer` the text
+/// shown) with its session's columns, then one row per mood entry. The
+/// `record` column says which (`answer`, `draft`, `generated`, `mood`). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -17,6 +18,11 @@ extension ExportDocument {
                 rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
                              s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind,
                              a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
+            }
+            for g in s.generated {
+                rows.append(["generated", s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
+                             s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "", g.request.rawValue, "generated",
+                             "", g.text, "", s.user, "", s.mood ?? "", ""])
             }
         }
         for m in moodEntries {

@@ -60,15 +60,24 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     public var answers: [ExportedAnswer]
     public var distortions: [ExportedDistortion]
     public var events: [ExportedEvent]
+    /// The person's facts the session started with (the engine's
+    /// `UserFacts` as JSON, exactly as stored), so a re-imported session
+    /// replays as it ran. Absent for sessions that stored none and in
+    /// exports from before facts existed.
+    public var facts: String?
+    /// The texts generated for the session's flow, as shown. Empty in
+    /// exports from before they were exported.
+    public var generated: [ExportedGeneratedText]
 
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String, mood: String?,
                 seed: UInt64, clock: String, startedAt: String, completedAt: String?, status: SessionRecord.Status, pre: Int?,
-                post: Int?, answers: [ExportedAnswer], distortions: [ExportedDistortion], events: [ExportedEvent]) {
+                post: Int?, answers: [ExportedAnswer], distortions: [ExportedDistortion], events: [ExportedEvent],
+                facts: String? = nil, generated: [ExportedGeneratedText] = []) {
         self.id = id
         self.flowID = flowID
         self.flowVersion = flowVersion
@@ -86,6 +95,8 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         self.answers = answers
         self.distortions = distortions
         self.events = events
+        self.facts = facts
+        self.generated = generated
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,6 +118,31 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         answers = try c.decode([ExportedAnswer].self, forKey: .answers)
         distortions = try c.decode([ExportedDistortion].self, forKey: .distortions)
         events = try c.decode([ExportedEvent].self, forKey: .events)
+        facts = try c.decodeIfPresent(String.self, forKey: .facts)
+        generated = try c.decodeIfPresent([ExportedGeneratedText].self, forKey: .generated) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(flowID, forKey: .flowID)
+        try c.encode(flowVersion, forKey: .flowVersion)
+        try c.encode(locale, forKey: .locale)
+        try c.encodeIfPresent(personality, forKey: .personality)
+        try c.encode(user, forKey: .user)
+        try c.encodeIfPresent(mood, forKey: .mood)
+        try c.encode(seed, forKey: .seed)
+        try c.encode(clock, forKey: .clock)
+        try c.encode(startedAt, forKey: .startedAt)
+        try c.encodeIfPresent(completedAt, forKey: .completedAt)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(pre, forKey: .pre)
+        try c.encodeIfPresent(post, forKey: .post)
+        try c.encode(answers, forKey: .answers)
+        try c.encode(distortions, forKey: .distortions)
+        try c.encode(events, forKey: .events)
+        try c.encodeIfPresent(facts, forKey: .facts)
+        if !generated.isEmpty { try c.encode(generated, forKey: .generated) }
     }
 }
 
@@ -167,6 +203,17 @@ public struct ExportedAnswer: Codable, Sendable, Equatable {
         answeredAt = try c.decode(String.self, forKey: .answeredAt)
         safety = try c.decodeIfPresent(String.self, forKey: .safety)
     }
+}
+
+/// A text generated for a session's flow (table `generated_text`).
+public struct ExportedGeneratedText: Codable, Sendable, Equatable {
+    /// The request's id in the flow (`s:generate { id = ... }`).
+    public var request: StepID
+    public var text: String
+    /// False when the flow's fallback was shown.
+    public var generated: Bool
+    public var basis: String
+    public var at: String
 }
 
 public struct ExportedDistortion: Codable, Sendable, Equatable {
@@ -246,6 +293,8 @@ extension ExportDocument {
     /// The longest question an import accepts (a question quotes at most a
     /// few answers of ``SessionSave/maxTextBytes``).
     public static let maxQuestionBytes = 65_536
+    /// The largest `facts` an import accepts (they quote earlier answers).
+    public static let maxFactsBytes = 4 << 20
 
     /// Checks what types alone do not: format and version, ids, dates,
     /// statuses, known values (mood, kind, distortion, category), ranges,
@@ -310,6 +359,20 @@ extension ExportDocument {
             for (j, d) in s.distortions.enumerated() {
                 guard DistortionType(rawValue: d.type) != nil else { throw fail("distortions[\(j)].type", "unknown distortion '\(d.type.prefix(40))'") }
                 try time("distortions[\(j)].detected_at", d.detectedAt)
+            }
+            if let facts = s.facts {
+                try text("facts", facts, max: ExportDocument.maxFactsBytes)
+                do { _ = try JSONDecoder().decode(UserFacts.self, from: Data(facts.utf8)) } catch {
+                    throw fail("facts", "not the engine's user facts (\(error.localizedDescription))")
+                }
+            }
+            guard s.generated.count <= SessionSave.maxAnswers else { throw fail("generated", "too many generated texts") }
+            var requests = Set<StepID>()
+            for (j, g) in s.generated.enumerated() {
+                guard requests.insert(g.request).inserted else { throw fail("generated[\(j)].request", "'\(g.request)' appears twice") }
+                try text("generated[\(j)].text", g.text, max: ExportDocument.maxQuestionBytes)
+                try text("generated[\(j)].basis", g.basis, max: 128)
+                try time("generated[\(j)].at", g.at)
             }
             guard s.events.count <= 10 * SessionSave.maxAnswers else { throw fail("events", "too many events") }
             for (j, e) in s.events.enumerated() {

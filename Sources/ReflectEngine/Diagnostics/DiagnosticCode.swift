@@ -1,39 +1,6 @@
-import ReflectEngine
-import ReflectTranslation
-
-/// A finding of `reflect check`, as data: a stable code, where, what, and
-/// how to fix it. Each code has a page, `docs/diagnostics/<code>.md`, with an
-/// example and the fix. Errors fail the check; warnings do not.
-public struct Diagnostic: Sendable, Equatable, Encodable {
-    public enum Severity: String, Sendable, Encodable { case error, warning }
-
-    public var severity: Severity
-    public var code: String
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    public var message: String
-    public var hint: String
-
-    public init(_ code: DiagnosticCode, file: String, line: Int? = nil, column: Int? = nil, message: String) {
-        severity = code.severity
-        self.code = code.rawValue
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-        hint = code.hint
-    }
-
-    /// `flows/x.lua:7:12: error R001: message` (then the hint on its own line).
-    public var description: String {
-        var at = file
-        if let line { at += ":\(line)" + (column.map { ":\($0)" } ?? "") }
-        return "\(at): \(severity.rawValue) \(code): \(message)\n    fix: \(hint)"
-    }
-}
-
-/// Every diagnostic code, with its severity and one-line fix.
+/// Every diagnostic code of the author and translator tools, with its
+/// severity, readable name and one-line fix. Codes are stable: a code is
+/// never reused for another problem. Each has its page in docs/diagnostics/.
 public enum DiagnosticCode: String, Sendable, CaseIterable {
     case syntax = "R001"
     case notAFlow = "R002"
@@ -53,15 +20,46 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case localeEmpty = "L004"
     case localeMissing = "L005"
     case localeStale = "L006"
-    case localeMissingList = "L007"
+    case localeMissingSafety = "L007"
     case localeStaleList = "L008"
+    case localeMissingList = "L009"
     case personality = "P001"
+
+    /// A readable name, stable like the code: `reflect locales check`
+    /// users know the locale findings by these (`locale.placeholders`).
+    public var name: String {
+        switch self {
+        case .syntax: "lua.syntax"
+        case .notAFlow: "flow.not_a_flow"
+        case .runtime: "flow.runtime"
+        case .limit: "flow.limit"
+        case .unknownKey: "flow.unknown_key"
+        case .untranslatedKey: "flow.untranslated_key"
+        case .unfilledPlaceholder: "flow.unfilled_placeholder"
+        case .totalMismatch: "flow.total_mismatch"
+        case .unreachableStep: "flow.unreachable_step"
+        case .duplicateFlow: "flow.duplicate"
+        case .invalidStep: "flow.invalid_step"
+        case .explorationBudget: "check.exploration_budget"
+        case .localeMalformed: "locale.malformed"
+        case .localePlaceholders: "locale.placeholders"
+        case .localeUnknownKey: "locale.unknown_key"
+        case .localeEmpty: "locale.empty"
+        case .localeMissing: "locale.missing"
+        case .localeStale: "locale.stale"
+        case .localeMissingSafety: "locale.missing_safety"
+        case .localeStaleList: "locale.stale_list"
+        case .localeMissingList: "locale.missing_list"
+        case .personality: "personality.invalid"
+        }
+    }
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList: .warning
+        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList,
+             .localeMissingList: .warning
         case .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
-             .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingList, .personality: .error
+             .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality: .error
         }
     }
 
@@ -85,23 +83,10 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .localeEmpty: "write the translation, or delete the entry so English is shown"
         case .localeMissing: "translate the key (English is shown meanwhile)"
         case .localeStale: "re-translate, or run `reflect locales confirm TAG KEY` if the translation still fits"
+        case .localeMissingSafety: "add a safety: section with this language's crisis phrases (docs/safety.md); the English one cannot recognise them"
         case .localeMissingList: "add the word list for this language (English is used meanwhile)"
         case .localeStaleList: "review the list against the English changes, then `reflect locales confirm TAG --lists`"
         case .personality: "fix the personality file at this line"
-        }
-    }
-
-    /// The code for a locale finding of `reflect locales check`: one per kind.
-    static func locale(_ finding: LocaleFinding) -> DiagnosticCode {
-        switch finding.kind {
-        case .malformed: .localeMalformed
-        case .placeholders: .localePlaceholders
-        case .unknownKey: .localeUnknownKey
-        case .empty: .localeEmpty
-        case .missing: .localeMissing
-        case .stale: .localeStale
-        case .missingList: .localeMissingList
-        case .staleList: .localeStaleList
         }
     }
 }
