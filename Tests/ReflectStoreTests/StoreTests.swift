@@ -101,7 +101,7 @@ struct StoreTests {
     func roundTrip() throws {
         let store = try temporaryStore()
         var opened = session("s1", started: "2026-11-20T08:00:00Z")
-        opened.facts = String(decoding: try JSONEncoder().encode(UserFacts(day: "2026-11-20", phase: .morning)), as: UTF8.self)
+        opened.facts = String(decoding: try JSONEncoder().encode(UserFacts(day: "2026-11-20", phase: .day)), as: UTF8.self)
         try store.beginSession(opened)
         try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")),
                                generated: [GeneratedTextRecord(sessionID: "s1", request: "final", text: "What would rain teach you?",
