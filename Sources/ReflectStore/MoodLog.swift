@@ -64,17 +64,17 @@ public enum MoodLog {
         // another key (a newer schema) gives an SQLite error, not a crash.
         if var existing = try MoodEntryRecord.filter(MoodEntryRecord.Columns.user == r.user && MoodEntryRecord.Columns.day == r.day).fetchOne(db) {
             guard r.conflict == .update else { return (existing, false) }
-            existing.mood = r.mood.rawValue
+            existing.mood = r.mood
             existing.note = r.note ?? existing.note
             existing.source = r.source
             existing.sessionID = r.sessionID ?? existing.sessionID
             existing.updatedAt = r.at
             try db.execute(sql: "UPDATE mood_entry SET mood = ?, note = ?, source = ?, session_id = ?, updated_at = ? WHERE user = ? AND day = ?",
-                           arguments: [existing.mood, existing.note, existing.source.rawValue, existing.sessionID, existing.updatedAt,
+                           arguments: [existing.mood.rawValue, existing.note, existing.source.rawValue, existing.sessionID, existing.updatedAt,
                                        r.user, r.day])
             return (existing, true)
         }
-        let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood.rawValue, note: r.note, source: r.source,
+        let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood, note: r.note, source: r.source,
                                     sessionID: r.sessionID, createdAt: r.at, updatedAt: r.at)
         try entry.insert(db)
         return (entry, true)

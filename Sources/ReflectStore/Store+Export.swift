@@ -16,6 +16,7 @@ extension ExportedAnswer: FetchableRecord {}
 extension ExportedDistortion: FetchableRecord {}
 extension ExportedEvent: FetchableRecord {}
 extension ExportedGeneratedText: FetchableRecord {}
+extension ExportedMoodEntry: FetchableRecord {}
 
 extension Store {
     /// Everything in the database, as a document.
@@ -60,14 +61,17 @@ extension Store {
                                                   as: GeneratedTextRecord.self) { "generated text \(Store.label($0["request"]))" }
                 out.append(exported)
             }
+            // As stored, like the sessions' child rows: a mood this version
+            // does not know is exported as it is, with a problem saying so.
             var moods: [ExportedMoodEntry] = []
             for row in try Row.fetchAll(db, sql: "SELECT * FROM mood_entry ORDER BY user, day") {
-                do {
-                    let m = try MoodEntryRecord(row: row)
-                    moods.append(ExportedMoodEntry(user: m.user, day: m.day, mood: m.mood, note: m.note, source: m.source,
-                                                   sessionID: m.sessionID, createdAt: m.createdAt, updatedAt: m.updatedAt))
-                } catch {
-                    problems.append("mood entry \(Store.label(row["user"]))/\(Store.label(row["day"])): cannot be read (\(Store.reason(error))); left out")
+                let what = "mood entry \(Store.label(row["user"]))/\(Store.label(row["day"]))"
+                do { moods.append(try ExportedMoodEntry(row: row)) } catch {
+                    problems.append("\(what): cannot be read (\(Store.reason(error))); left out")
+                    continue
+                }
+                do { _ = try MoodEntryRecord(row: row) } catch {
+                    problems.append("\(what): a value this version does not know (\(Store.reason(error))); exported as stored")
                 }
             }
             return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, problems: problems)

@@ -27,7 +27,7 @@ struct History: ParsableCommand {
             print("\nMood")
             if moods.isEmpty { print("  (none yet)") }
             for m in moods {
-                print("  \(m.day)  \(m.mood.padding(toLength: 8, withPad: " ", startingAt: 0))\(m.note.map { "  \($0)" } ?? "")")
+                print("  \(m.day)  \(m.mood.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(m.note.map { "  \($0)" } ?? "")")
             }
         } catch {
             throw failStore(error)

@@ -29,7 +29,7 @@ struct Log: ParsableCommand {
             let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day, mood: mood, note: note,
                                                          source: .log, at: stamps.stamp()))
             let edited = entry.createdAt != entry.updatedAt ? " (updated)" : ""
-            print("\(entry.day): \(entry.mood)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
+            print("\(entry.day): \(entry.mood.rawValue)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
         } catch {
             throw failStore(error)
         }

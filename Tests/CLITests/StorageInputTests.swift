@@ -129,7 +129,10 @@ struct StorageInputTests {
         #expect(answers.map { $0["step"] as? String } == ["situation", "thought"], "the other answers are exported")
         let moods = try #require(doc["mood_entries"] as? [[String: Any]])
         #expect(moods.map { $0["mood"] as? String } == ["good", "ecstatic"], "an unknown mood is exported as stored, not rewritten")
-        #expect((doc["problems"] as? [String])?.count == 2)
+        let problems = (doc["problems"] as? [String]) ?? []
+        #expect(problems.count == 3, "\(problems)")
+        #expect(problems.contains { $0.hasPrefix("mood entry 'default'/'2026-11-21'") && $0.contains("\"ecstatic\"") && $0.hasSuffix("exported as stored") },
+                "an unknown mood is named as a problem, like a session's: \(problems)")
 
         let csv = try CLIRunner.run(["export", "--format", "csv", "--db", db])
         #expect(csv.status == 0)

@@ -88,7 +88,7 @@ struct StoreTests {
         try store.logMood(MoodLogRequest(user: "b", day: "2026-11-22", mood: .great, note: nil, source: .log, at: "2026-11-22T19:00:00Z"))
         let entries = try store.moodEntries(user: "a")
         #expect(entries.count == 1)
-        #expect(entries[0].mood == "good" && entries[0].note == "rough morning")
+        #expect(entries[0].mood == .good && entries[0].note == "rough morning")
         #expect(entries[0].createdAt == "2026-11-22T09:00:00Z" && entries[0].updatedAt == "2026-11-22T19:00:00Z")
         for bad in ["2026-02-30", "22-11-2026", "2026-13-01", "yesterday"] {
             #expect(throws: StoreError.self) {

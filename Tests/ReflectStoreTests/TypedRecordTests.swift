@@ -46,6 +46,7 @@ struct TypedRecordTests {
             try db.execute(sql: "UPDATE session SET mood = 'ecstatic'")
             try db.execute(sql: "UPDATE answer SET kind = 'essay' WHERE step = 'thought'")
             try db.execute(sql: "UPDATE distortion SET type = 'fortune_telling'")
+            try db.execute(sql: "INSERT INTO mood_entry (user, day, mood, source, created_at, updated_at) VALUES ('default', '2026-11-22', 'elated', 'log', '2026-11-22T20:00:00+01:00', '2026-11-22T20:00:00+01:00')")
         }
         let readError = #expect(throws: StoreError.self) { try store.detail("s1") }
         #expect(readError?.description.contains("from database value \"ecstatic\" - column: \"mood\"") == true, "\(String(describing: readError))")
@@ -56,8 +57,10 @@ struct TypedRecordTests {
         #expect(s.answers.map(\.kind) == ["text", "essay"])
         #expect(s.distortions.map(\.type) == ["fortune_telling"])
         let problems = doc.problems ?? []
-        #expect(problems.count == 3, "\(problems)")
-        #expect(problems.allSatisfy { $0.hasPrefix("session s1") && $0.hasSuffix("exported as stored") }, "\(problems)")
+        #expect(doc.moodEntries.map(\.mood) == ["elated"], "a mood this version does not know is exported as stored")
+        #expect(problems.count == 4, "\(problems)")
+        #expect(problems.allSatisfy { ($0.hasPrefix("session s1") || $0.hasPrefix("mood entry 'default'/'2026-11-22'")) && $0.hasSuffix("exported as stored") },
+                "\(problems)")
         #expect(problems.contains { $0.contains("\"ecstatic\"") && $0.contains("column: \"mood\"") }, "names the column and value: \(problems)")
         #expect(!problems.contains { $0.contains("I always fail") }, "a problem does not repeat the person's text: \(problems)")
     }

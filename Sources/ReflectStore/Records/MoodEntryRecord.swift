@@ -1,4 +1,5 @@
 import GRDB
+import ReflectCore
 
 /// A row of `mood_entry`: one person's mood for one day (editable through
 /// the day). Written only by ``MoodLog/record(_:in:)``.
@@ -10,7 +11,7 @@ public struct MoodEntryRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
     public var user: String
     /// The local day, YYYY-MM-DD.
     public var day: String
-    public var mood: String
+    public var mood: Mood
     public var note: String?
     public var source: Source
     /// The reflection that logged it, if any.
@@ -18,7 +19,7 @@ public struct MoodEntryRecord: Codable, Sendable, Equatable, FetchableRecord, Pe
     public var createdAt: String
     public var updatedAt: String
 
-    public init(user: String, day: String, mood: String, note: String?, source: Source, sessionID: String? = nil,
+    public init(user: String, day: String, mood: Mood, note: String?, source: Source, sessionID: String? = nil,
                 createdAt: String, updatedAt: String) {
         self.user = user
         self.day = day
