@@ -1,7 +1,7 @@
 import Foundation
 
 /// A compiled, priority-ordered phrase matcher: the hot loop behind the
-/// distortion detector (and any other list matching).
+/// distortion detector, the safety gate and any other list matching.
 ///
 /// Rule (`.wordBoundary`, alphabetic scripts): a phrase matches where its
 /// normalised bytes occur in the normalised text and the byte before it and
@@ -15,92 +15,45 @@ import Foundation
 /// match inside "good"). The result is the highest-priority category with
 /// any match.
 ///
-/// Cost: one pass over the text; at each candidate start only the phrases
-/// sharing its first two bytes (ASCII) or its first character (other
-/// scripts) are compared. No allocation per text on ASCII input.
+/// Cost: one pass of a byte-level Aho–Corasick automaton over the text,
+/// whatever the number of phrases: each byte is one transition (amortised;
+/// failure links are followed at most as often as bytes were read), and
+/// the boundary rules are checked only where a phrase ends. No allocation
+/// per text for ``match(normalized:)``; ``forEachOccurrence(normalized:_:)``
+/// allocates only when something matches (to report in order of start).
 public struct PhraseMatcher: Sendable {
     public enum Mode: String, Sendable, Codable { case wordBoundary = "word", substring }
 
     public let mode: Mode
     public let categories: [String]
-    /// All phrase bytes, concatenated; phrase i is bytes[start[i] ..< start[i] + length[i]].
-    private let bytes: [UInt8]
-    private let start: [Int32]
-    private let length: [Int32]
-    private let category: [Int32]
-    /// Phrases whose last byte is an apostrophe (no boundary needed after).
-    private let openEnd: [Bool]
-    /// ASCII-led phrases by their first two bytes: CSR offsets into `order`.
-    private let offsets: [Int32]
-    private let order: [Int32]
-    /// Phrases led by a non-ASCII character, by that character (low 16 bits
-    /// of its scalar); empty when there are none.
-    private let wideOffsets: [Int32]
-    private let wideOrder: [Int32]
-    /// One-byte phrases, by byte (rare: "a" would be one).
-    private let single: [Int32]
+    private let automaton: PhraseAutomaton
+
+    /// How many distinct phrases the matcher holds (after slot expansion).
+    public var phraseCount: Int { automaton.phrases }
+    /// How many automaton states (trie nodes) it holds.
+    public var stateCount: Int { automaton.states }
 
     public init(_ lexicon: PhraseLexicon, mode: Mode) throws(LexiconError) {
-        self.mode = mode
-        categories = lexicon.priority
-        var bytes: [UInt8] = [], start: [Int32] = [], length: [Int32] = [], category: [Int32] = [], openEnd: [Bool] = []
+        var phrases: [[UInt8]] = [], category: [Int32] = []
         var seen = Set<[UInt8]>()
         for (c, name) in lexicon.priority.enumerated() {
             for (normalized, phrase) in try lexicon.normalizedPhrases(of: name) {
-                let b = try PhraseMatcher.trimmed(normalized, category: name, phrase: phrase)
-                let bytes_ = Array(b)
+                let b = Array(try PhraseMatcher.trimmed(normalized, category: name, phrase: phrase))
                 // The first category listing a phrase wins, as in priority order.
-                guard seen.insert(bytes_).inserted else { continue }
-                start.append(Int32(bytes.count))
-                length.append(Int32(bytes_.count))
+                guard seen.insert(b).inserted else { continue }
+                phrases.append(b)
                 category.append(Int32(c))
-                openEnd.append(bytes_.last == UInt8(ascii: "'"))
-                bytes += bytes_
             }
         }
-        var counts = [Int32](repeating: 0, count: 65537)
-        var wideCounts = [Int32](repeating: 0, count: 65537)
-        var single = [Int32](repeating: Int32.max, count: 256)
-        var keys = [Int](repeating: -1, count: start.count)
-        var wide = [Bool](repeating: false, count: start.count)
-        bytes.withUnsafeBufferPointer { all in
-            for i in start.indices {
-                let phrase = UnsafeBufferPointer(rebasing: all[Int(start[i])..<Int(start[i] + length[i])])
-                if phrase[0] < 0x80 {
-                    if phrase.count == 1 {
-                        single[Int(phrase[0])] = min(single[Int(phrase[0])], category[i])
-                    } else {
-                        keys[i] = PhraseMatcher.asciiKey(phrase, 0)
-                        counts[keys[i] + 1] += 1
-                    }
-                } else if let k = PhraseMatcher.wideKey(phrase, 0) {
-                    keys[i] = k
-                    wide[i] = true
-                    wideCounts[k + 1] += 1
-                }
-            }
-        }
-        func layout(_ counts: inout [Int32], wide want: Bool) -> [Int32] {
-            for k in 0..<65536 { counts[k + 1] += counts[k] }
-            var fill = [Int32](repeating: 0, count: 65536)
-            var order = [Int32](repeating: 0, count: Int(counts[65536]))
-            for i in start.indices where keys[i] >= 0 && wide[i] == want {
-                order[Int(counts[keys[i]] + fill[keys[i]])] = Int32(i)
-                fill[keys[i]] += 1
-            }
-            return order
-        }
-        self.order = layout(&counts, wide: false)
-        let wideOrder = layout(&wideCounts, wide: true)
-        self.wideOrder = wideOrder
-        self.wideOffsets = wideOrder.isEmpty ? [] : wideCounts
-        self.bytes = bytes
-        self.start = start
-        self.length = length
-        self.category = category
-        self.openEnd = openEnd
-        self.offsets = counts
-        self.single = single
+        self.mode = mode
+        self.categories = lexicon.priority
+        self.automaton = PhraseAutomaton(phrases: phrases, category: category)
+    }
+
+    private init(mode: Mode, categories: [String], automaton: PhraseAutomaton) {
+        self.mode = mode
+        self.categories = categories
+        self.automaton = automaton
     }
 
     /// A phrase's normalised bytes without leading and trailing spaces
@@ -116,26 +69,7 @@ public struct PhraseMatcher: Sendable {
         return b
     }
 
-    @inline(__always)
-    static func asciiKey(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int { Int(t[i]) << 8 | Int(t[i + 1]) }
-
-    /// The scalar (low 16 bits) of the UTF-8 character at `i`, or nil if the
-    /// bytes there are not a complete sequence start.
-    @inline(__always)
-    static func wideKey(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Int? {
-        let b0 = t[i]
-        let n: Int, initial: UInt32
-        switch b0 {
-        case 0xC0...0xDF: n = 2; initial = UInt32(b0 & 0x1F)
-        case 0xE0...0xEF: n = 3; initial = UInt32(b0 & 0x0F)
-        case 0xF0...0xF7: n = 4; initial = UInt32(b0 & 0x07)
-        default: return nil
-        }
-        guard i + n <= t.count else { return nil }
-        var scalar = initial
-        for k in 1..<n { scalar = scalar << 6 | UInt32(t[i + k] & 0x3F) }
-        return Int(scalar & 0xFFFF)
-    }
+    // MARK: - Matching
 
     /// Every occurrence of every phrase in already-normalised bytes:
     /// (start, end, category index), in text order. For the safety gate,
@@ -147,43 +81,26 @@ public struct PhraseMatcher: Sendable {
     }
 
     /// Calls `body(start, end, category index)` for every occurrence of every
-    /// phrase in already-normalised bytes, in order of `start` (several
-    /// phrases may start at the same byte; each is reported). No allocation:
-    /// for callers that keep only what they need (the distortion detector).
+    /// phrase in already-normalised bytes, in order of `start`; several
+    /// phrases starting at the same byte are reported shortest-first for a
+    /// one-byte phrase, then in the order the lexicon lists them (priority,
+    /// then list order).
     public func forEachOccurrence(normalized t: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
-        let n = t.count
-        bytes.withUnsafeBufferPointer { kw in
-            func collect(_ order: [Int32], _ from: Int, _ to: Int, at i: Int) {
-                for j in from..<to {
-                    let k = Int(order[j])
-                    let len = Int(length[k])
-                    guard i + len <= n, openEnd[k] || boundaryAfter(t, i + len) else { continue }
-                    let s = Int(start[k])
-                    var m = 0
-                    while m < len, kw[s + m] == t[i + m] { m += 1 }
-                    if m == len { body(i, i + len, Int(category[k])) }
-                }
+        var found: [(start: Int32, end: Int32, phrase: Int32)] = []
+        var sorted = true
+        scan(t) { start, end, phrase in
+            if found.isEmpty { found.reserveCapacity(16) } else if sorted, let last = found.last {
+                sorted = last.start < start || (last.start == start && automaton.rank(last.phrase) < automaton.rank(phrase))
             }
-            var i = 0
-            while i < n {
-                let c = t[i]
-                let atStart = mode == .substring
-                    ? c & 0xC0 != 0x80 && !(PhraseMatcher.isASCIIAlnum(c) && i > 0 && PhraseMatcher.isASCIIAlnum(t[i - 1]))
-                    : c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]) || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
-                if atStart {
-                    if c < 0x80 {
-                        if single[Int(c)] != Int32.max, boundaryAfter(t, i + 1) { body(i, i + 1, Int(single[Int(c)])) }
-                        if i + 1 < n {
-                            let key = PhraseMatcher.asciiKey(t, i)
-                            collect(order, Int(offsets[key]), Int(offsets[key + 1]), at: i)
-                        }
-                    } else if !wideOffsets.isEmpty, let key = PhraseMatcher.wideKey(t, i) {
-                        collect(wideOrder, Int(wideOffsets[key]), Int(wideOffsets[key + 1]), at: i)
-                    }
-                }
-                i += 1
-            }
+            found.append((Int32(start), Int32(end), phrase))
+            return false
         }
+        if !sorted {
+            let a = automaton
+            found.sort { $0.start != $1.start ? $0.start < $1.start : a.rank($0.phrase) < a.rank($1.phrase) }
+        }
+        let category = automaton.category
+        for f in found { body(Int(f.start), Int(f.end), Int(category[Int(f.phrase)])) }
     }
 
     /// The index in ``categories`` of the best match in `text`, or nil.
@@ -204,70 +121,79 @@ public struct PhraseMatcher: Sendable {
         return normalized.withUnsafeBufferPointer { match(normalized: $0) }
     }
 
-    /// Matches already-normalised bytes.
+    /// Matches already-normalised bytes: the best (lowest) category index.
     public func match(normalized t: UnsafeBufferPointer<UInt8>) -> Int? {
-        let n = t.count
         var best = Int32.max
-        bytes.withUnsafeBufferPointer { kw in
-            // Compares candidates order[from ..< to] against the text at i,
-            // skipping the first `skip` bytes the index already guarantees.
-            func scan(_ order: UnsafeBufferPointer<Int32>, _ from: Int, _ to: Int, at i: Int, skip: Int) -> Bool {
-                var j = from
-                while j < to {
-                    let k = Int(order[j])
-                    j += 1
-                    let cat = category[k]
-                    guard cat < best else { continue }
-                    let len = Int(length[k])
-                    guard i + len <= n, openEnd[k] || boundaryAfter(t, i + len) else { continue }
-                    let s = Int(start[k])
-                    var m = skip
-                    while m < len, kw[s + m] == t[i + m] { m += 1 }
-                    if m == len {
-                        best = cat
-                        if best == 0 { return true }
-                    }
-                }
-                return false
-            }
-            offsets.withUnsafeBufferPointer { off in
-                order.withUnsafeBufferPointer { ord in
-                    wideOffsets.withUnsafeBufferPointer { woff in
-                        wideOrder.withUnsafeBufferPointer { word in
-                            var i = 0
-                            while i < n {
-                                let c = t[i]
-                                let atStart: Bool
-                                switch mode {
-                                case .wordBoundary:
-                                    // The byte before a match must not be a word byte
-                                    // (no phrase starts with a space).
-                                    atStart = c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1])
-                                        || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
-                                case .substring:
-                                    // A UTF-8 sequence start; Latin letters and digits still
-                                    // need a Latin word boundary ("OD" is not in "good").
-                                    atStart = c & 0xC0 != 0x80 && !(PhraseMatcher.isASCIIAlnum(c) && i > 0 && PhraseMatcher.isASCIIAlnum(t[i - 1]))
-                                }
-                                if atStart {
-                                    if c < 0x80 {
-                                        if single[Int(c)] < best, boundaryAfter(t, i + 1) { best = single[Int(c)] }
-                                        if i + 1 < n {
-                                            let key = PhraseMatcher.asciiKey(t, i)
-                                            if scan(ord, Int(off[key]), Int(off[key + 1]), at: i, skip: 2) { return }
-                                        }
-                                    } else if !woff.isEmpty, let key = PhraseMatcher.wideKey(t, i) {
-                                        if scan(word, Int(woff[key]), Int(woff[key + 1]), at: i, skip: 0) { return }
-                                    }
-                                }
-                                i += 1
-                            }
-                        }
-                    }
-                }
-            }
+        let category = automaton.category
+        scan(t) { _, _, phrase in
+            let c = category[Int(phrase)]
+            if c < best { best = c }
+            return best == 0
         }
         return best == Int32.max ? nil : Int(best)
+    }
+
+    /// Runs the automaton over `t` and calls `visit(start, end, phrase)` for
+    /// each phrase occurrence that satisfies the boundary rules, in order of
+    /// `end`; stops early when `visit` returns true.
+    @inline(__always)
+    private func scan(_ t: UnsafeBufferPointer<UInt8>, _ visit: (Int, Int, Int32) -> Bool) {
+        let a = automaton
+        let n = t.count
+        guard n > 0, a.states > 1 else { return }
+        let rows = a.rows, dense = a.dense, first = a.firstChild, fail = a.fail, label = a.label, flags = a.flags
+        let output = a.output, link = a.outputLink, length = a.length, openEnd = a.openEnd
+        var s = 0
+        var i = 0
+        while i < n {
+            let b = t[i]
+            i += 1
+            // Transition: the child labelled b, else the failure link's.
+            while true {
+                let r = Int(dense[s])
+                if r >= 0 { s = Int(rows[r &* 256 &+ Int(b)]); break }
+                var c = Int(first[s])
+                let e = Int(first[s + 1])
+                var next = -1
+                while c < e {
+                    let l = label[c]
+                    if l == b { next = c; break }
+                    if l > b { break }
+                    c += 1
+                }
+                if next >= 0 { s = next; break }
+                s = Int(fail[s])
+            }
+            let f = flags[s]
+            if f == 0 { continue }
+            let after = boundaryAfter(t, i)
+            if !after && f & PhraseAutomaton.chainOpenEnd == 0 { continue }
+            var o = output[s] >= 0 ? s : Int(link[s])
+            while o >= 0 {
+                let p = output[o]
+                let start = i - Int(length[Int(p)])
+                if start >= 0, after || openEnd[Int(p)] != 0, isStart(t, start) {
+                    if visit(start, i, p) { return }
+                }
+                o = Int(link[o])
+            }
+        }
+    }
+
+    /// Whether a match may begin at `i`.
+    @inline(__always)
+    private func isStart(_ t: UnsafeBufferPointer<UInt8>, _ i: Int) -> Bool {
+        let c = t[i]
+        switch mode {
+        case .wordBoundary:
+            // The byte before a match must not be a word byte (no phrase
+            // starts with a space); a CJK character before ASCII is a boundary.
+            return c != 32 && (i == 0 || !TextNormalizer.isWordByte(t[i - 1]) || (c < 0x80 && PhraseMatcher.endsWide(t, i)))
+        case .substring:
+            // A UTF-8 sequence start; Latin letters and digits still need a
+            // Latin word boundary ("OD" is not in "good").
+            return c & 0xC0 != 0x80 && !(PhraseMatcher.isASCIIAlnum(c) && i > 0 && PhraseMatcher.isASCIIAlnum(t[i - 1]))
+        }
     }
 
     @inline(__always)
@@ -287,5 +213,60 @@ public struct PhraseMatcher: Sendable {
         var j = i - 1
         while j > 0, t[j] & 0xC0 == 0x80, i - j < 4 { j -= 1 }
         return j < i - 1 && t[j] >= 0xE3 && t[j] <= 0xED
+    }
+}
+
+// MARK: - Compiled form
+
+extension PhraseMatcher {
+    /// Appends the compiled matcher to `out` (see ``init(reading:at:)``):
+    /// for caching compiled word lists on disk.
+    public func write(to out: inout [UInt8]) {
+        CompiledBytes.append(UInt32(mode == .wordBoundary ? 0 : 1), to: &out)
+        CompiledBytes.append(UInt32(categories.count), to: &out)
+        for name in categories { CompiledBytes.append(name, to: &out) }
+        automaton.write(to: &out)
+    }
+
+    /// Reads a matcher written by ``write(to:)`` at `offset` and advances
+    /// it; nil when the bytes are truncated or not a consistent automaton
+    /// (every index in range, failure and output links pointing to earlier
+    /// states, so a damaged file can neither crash nor hang a scan).
+    public init?(reading bytes: UnsafeRawBufferPointer, at offset: inout Int) {
+        guard let m = CompiledBytes.uint32(bytes, &offset), m <= 1,
+              let count = CompiledBytes.uint32(bytes, &offset), count < 1 << 20 else { return nil }
+        var names: [String] = []
+        for _ in 0..<count {
+            guard let name = CompiledBytes.string(bytes, &offset) else { return nil }
+            names.append(name)
+        }
+        guard let automaton = PhraseAutomaton(reading: bytes, at: &offset, categories: names.count) else { return nil }
+        self.init(mode: m == 0 ? .wordBoundary : .substring, categories: names, automaton: automaton)
+    }
+}
+
+/// Little-endian fields for compiled data.
+enum CompiledBytes {
+    static func append(_ v: UInt32, to out: inout [UInt8]) {
+        withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    static func append(_ s: String, to out: inout [UInt8]) {
+        append(UInt32(s.utf8.count), to: &out)
+        out.append(contentsOf: s.utf8)
+    }
+
+    static func uint32(_ b: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt32? {
+        guard offset >= 0, offset + 4 <= b.count else { return nil }
+        let v = b.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        offset += 4
+        return UInt32(littleEndian: v)
+    }
+
+    static func string(_ b: UnsafeRawBufferPointer, _ offset: inout Int) -> String? {
+        guard let n = uint32(b, &offset), offset + Int(n) <= b.count else { return nil }
+        let s = String(decoding: UnsafeRawBufferPointer(rebasing: b[offset..<offset + Int(n)]), as: UTF8.self)
+        offset += Int(n)
+        return s
     }
 }
