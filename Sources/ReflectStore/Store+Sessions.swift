@@ -47,7 +47,8 @@ extension Store {
     ///   - completion: when it was the last answer, the session's end.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
                              distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
-                             completion: SessionCompletion? = nil) throws(StoreError) {
+                             completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
+                             coachDay: String? = nil) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -67,6 +68,7 @@ extension Store {
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
             for g in generated { try g.upsert(db) }
+            if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
         }
     }

@@ -12,7 +12,8 @@ public final class StoreJournal: SessionJournal {
     /// The session's lease (one writer per session), held as long as the
     /// journal lives; nil for callers that manage exclusivity themselves.
     public let lease: SessionLease?
-    /// The session's local day, for the mood entry logged at the end.
+    /// The session's logical day (its facts snapshot's, else the local
+    /// date): the mood entry logged at the end and coach records belong to it.
     let day: String
     /// Timestamps for rows (the injected clock when given, else real time).
     let timestamp: @Sendable () -> String
@@ -38,7 +39,8 @@ public final class StoreJournal: SessionJournal {
             distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step, type: $0.type, detectedAt: at) },
             generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },
-            completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) })
+            completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) },
+            coach: outcome.coach, coachDay: day)
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {

@@ -85,14 +85,20 @@ final class EventPrinter {
             var lines: [String] = [""]
             let progress = p.counted ? p.total.map { "\(p.index)/\($0) · " } ?? "\(p.index) · " : ""
             lines.append(progress + p.text)
-            for (i, o) in p.options.enumerated() { lines.append("   \(i + 1). \(o.text)") }
+            if p.kind == .action, let button = p.options.first {
+                lines.append("   [ \(button.text) ]")
+            } else {
+                for (i, o) in p.options.enumerated() { lines.append("   \(i + 1). \(o.text)") }
+            }
+            // The flow's own hint (an example, a reassurance), then how to answer.
+            if p.kind != .intensity, let flowHint = p.hint { lines.append("   " + flowHint) }
             switch p.kind {
             case .intensity: lines.append("   " + (p.hint ?? "0–10"))
             case .yesNo: lines.append("   " + hint(.hintYesNo))
             case .multiChoice: lines.append("   " + hint(.hintMultiChoice))
             case .checklist: lines.append("   " + hint(.hintChecklist))
             case .message, .action: lines.append("   " + hint(.hintAck))
-            default: if let hint = p.hint { lines.append("   " + hint) }
+            default: break
             }
             if let draft = p.draft {
                 lines.append("   " + Template(hint(.hintDraft)).render([describe(draft)]))

@@ -66,7 +66,11 @@ struct Run: ParsableCommand {
         do {
             let language = try library.language(for: locale, personality: personality)
             let source = try library.catalog.source(for: flow, mood: mood)
-            let options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
+            var options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
+            // The person's facts when the session starts (snapshotted into the save).
+            let settings = try store.settings(user: storeOptions.user)
+            options.facts = try store.userFacts(user: storeOptions.user, flowID: FlowSourceScanner(source.text).header.id ?? flow,
+                                                clock: stamps.current, rules: settings.dayRules)
             var session = try FlowSession.open(source, language: language, options: options)
 
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)

@@ -20,7 +20,7 @@ struct SessionLoop {
 
     func run(resumed: Bool) throws {
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
-        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: clock.day, lease: lease, timestamp: stamps.stamp)
+        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: session.save.facts?.day ?? clock.day, lease: lease, timestamp: stamps.stamp)
         session.journal = journal
         printer.begin(session.definition, language: session.language)
         if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }

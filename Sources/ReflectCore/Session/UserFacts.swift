@@ -20,18 +20,28 @@ public struct UserFacts: Sendable, Equatable, Codable {
     /// rules need both).
     public var firstToday: Bool?
     public var firstEver: Bool?
+    /// Today's Prep Library checklist (active items, in order); empty when
+    /// the host gave none. Read-only to flows.
+    public var prepItems: [PrepItem]
+    /// The marks made on the previous logical day ("Last Night's Prep").
+    public var lastNightPrep: [PrepMark]
 
     public init(day: String? = nil, phase: DayPhase? = nil, earlierAnswers: [EarlierAnswer] = [],
-                streak: StreakFigures? = nil, firstToday: Bool? = nil, firstEver: Bool? = nil) {
+                streak: StreakFigures? = nil, firstToday: Bool? = nil, firstEver: Bool? = nil,
+                prepItems: [PrepItem] = [], lastNightPrep: [PrepMark] = []) {
         self.day = day
         self.phase = phase
         self.earlierAnswers = earlierAnswers
         self.streak = streak
         self.firstToday = firstToday
         self.firstEver = firstEver
+        self.prepItems = prepItems
+        self.lastNightPrep = lastNightPrep
     }
 
-    private enum CodingKeys: String, CodingKey { case day, phase, earlierAnswers, streak, firstToday, firstEver }
+    private enum CodingKeys: String, CodingKey {
+        case day, phase, earlierAnswers, streak, firstToday, firstEver, prepItems, lastNightPrep
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +51,8 @@ public struct UserFacts: Sendable, Equatable, Codable {
         streak = try c.decodeIfPresent(StreakFigures.self, forKey: .streak)
         firstToday = try c.decodeIfPresent(Bool.self, forKey: .firstToday)
         firstEver = try c.decodeIfPresent(Bool.self, forKey: .firstEver)
+        prepItems = try c.decodeIfPresent([PrepItem].self, forKey: .prepItems) ?? []
+        lastNightPrep = try c.decodeIfPresent([PrepMark].self, forKey: .lastNightPrep) ?? []
     }
 
     /// Bounds a snapshot in a save must respect (the same as answers').
@@ -50,6 +62,14 @@ public struct UserFacts: Sendable, Equatable, Codable {
         }
         guard earlierAnswers.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "\(field).earlierAnswers", reason: "more than \(SessionLimits.maxAnswers) answers")
+        }
+        guard prepItems.count <= SessionLimits.maxOptions, lastNightPrep.count <= SessionLimits.maxOptions else {
+            throw SaveValidationError(field: "\(field).prepItems", reason: "more than \(SessionLimits.maxOptions) items")
+        }
+        for (i, item) in prepItems.enumerated() {
+            guard StepID.isValid(item.id), item.label.raw.utf8.count <= SessionLimits.maxOptionTextBytes else {
+                throw SaveValidationError(field: "\(field).prepItems[\(i)]", reason: "not a prep item")
+            }
         }
         for (i, a) in earlierAnswers.enumerated() {
             guard !a.flow.isEmpty, a.flow.utf8.count <= SessionLimits.maxFlowIDBytes else {

@@ -59,6 +59,8 @@ public struct FlowAPI {
         func generate(_ request: GenerationRequest) throws(LuaHostError) -> Int64
         /// The snapshot of the person's facts the session started with.
         var facts: UserFacts? { get }
+        /// Records a coach record as an effect of the running step.
+        func coach(_ record: CoachRecord) throws(LuaHostError)
     }
 
     static let sessionModule = "reflect.session"
@@ -160,6 +162,42 @@ public struct FlowAPI {
                 return .yield([.integer(token)])
             }),
             "facts": try helper("facts") { _, host in .values([factsTable(host.facts)]) },
+            "prep_marks": try helper("prep_marks") { call, host in
+                guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
+                var marks: [PrepMark] = []
+                let named = t.fields.compactMap { (k, v) -> (String, LuaValue)? in if case .string(let s) = k { (s, v) } else { nil } }
+                guard named.count <= SessionLimits.maxOptions else { throw LuaHostError("s:prep_marks: more than \(SessionLimits.maxOptions) marks") }
+                for (key, value) in named.sorted(by: { $0.0 < $1.0 }) {
+                    guard let v = value.stringValue, let mark = ChecklistMark(rawValue: v) else {
+                        throw LuaHostError("s:prep_marks: '\(key)' must be \"done\", \"partly\" or \"skip\"")
+                    }
+                    marks.append(PrepMark(itemID: key, mark: mark))
+                }
+                try host.coach(.prepMarks(marks))
+                return .values([])
+            },
+            "prep_add": try helper("prep_add") { call, host in
+                guard let raw = call.argument(2).stringValue else { throw LuaHostError("s:prep_add: give the item's text") }
+                let slot = call.argument(3).stringValue ?? "new"
+                guard StepID.isValid(slot), slot.utf8.count <= 16 else { throw LuaHostError("s:prep_add: the slot must be a short id") }
+                // The person's words: a text that cannot be an item is not
+                // an error of the flow; it returns nil and the reason.
+                let text: String
+                do throws(PrepError) { text = try PrepLibrary.validText(raw) } catch { return .values([.nil, .string(error.code)]) }
+                try host.coach(.prepItemAdded(text: text, slot: slot))
+                return .values([.boolean(true)])
+            },
+            "craving_note": try helper("craving_note") { call, host in
+                let t = try call.table(2)
+                guard let raw = t["type"].stringValue, let kind = CravingNote.Kind(rawValue: raw) else {
+                    throw LuaHostError("s:craving_note: 'type' must be stress, habit, physical or other")
+                }
+                let detail = t["detail"].stringValue
+                if let detail, !StepID.isValid(detail) { throw LuaHostError("s:craving_note: 'detail' must be an option id") }
+                let text = try FlowAPILimits.text(t["text"].stringValue ?? "", max: SessionLimits.maxTextBytes, "s:craving_note: 'text'")
+                try host.coach(.cravingNote(CravingNote(kind: kind, detail: detail, text: text)))
+                return .values([])
+            },
             "random": try helper("random") { call, host in
                 let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
                 let m = try call.integer(2, in: bound), n = try call.integer(3, in: bound)
@@ -206,7 +244,7 @@ public struct FlowAPI {
 
     /// `s:facts()`: the session's snapshot as a read-only table (empty when none).
     static func factsTable(_ facts: UserFacts?) -> LuaValue {
-        var t: [LuaKey: LuaValue] = ["earlier": .table(LuaTable())]
+        var t: [LuaKey: LuaValue] = ["earlier": .table(LuaTable()), "prep": .table(LuaTable()), "last_night_prep": .table(LuaTable())]
         guard let facts else { return .table(LuaTable(t)) }
         if let day = facts.day { t["day"] = .string(day) }
         if let phase = facts.phase { t["phase"] = .string(phase.rawValue) }
@@ -216,6 +254,12 @@ public struct FlowAPI {
             t["streak"] = .table(LuaTable(named: ["current": .integer(Int64(s.current)), "longest": .integer(Int64(s.longest)),
                                                   "last_seven_days": .integer(Int64(s.lastSevenDays))]))
         }
+        t["prep"] = .table(LuaTable(sequence: facts.prepItems.map { item in
+            .table(LuaTable(named: ["id": .string(item.id), "text": .string(item.label.raw), "literal": .boolean(item.label.isLiteral)]))
+        }))
+        t["last_night_prep"] = .table(LuaTable(sequence: facts.lastNightPrep.map { m in
+            .table(LuaTable(named: ["id": .string(m.itemID), "mark": .string(m.mark.rawValue)]))
+        }))
         t["earlier"] = .table(LuaTable(sequence: facts.earlierAnswers.map { a in
             .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value)]))
         }))
@@ -277,10 +321,21 @@ public struct FlowAPI {
                 }
                 let field = "\(function) '\(step)': option '\(id)'"
                 _ = try FlowAPILimits.text(otext, max: FlowAPILimits.maxSourceTextBytes, "\(field) text")
-                options.append(PromptOption(id: id, text: try FlowAPILimits.text(
-                    try render(otext, args: [], fallback: nil, language, field: "option '\(id)'", observe: observe),
-                    max: SessionLimits.maxOptionTextBytes, "\(field): the text as shown")))
+                // `literal = true`: the person's own words (a custom prep
+                // item), shown as written, never looked up as a key.
+                let shown = o["literal"].boolValue == true
+                    ? otext : try render(otext, args: [], fallback: nil, language, field: "option '\(id)'", observe: observe)
+                options.append(PromptOption(id: id, text: try FlowAPILimits.text(shown, max: SessionLimits.maxOptionTextBytes,
+                                                                                 "\(field): the text as shown")))
             }
+        }
+        // An action's button label (`button = "coach.morning.start_day.button"`):
+        // its one option, id `done` (the answer is still {"done": true}).
+        if kind == .action, let b = t["button"].stringValue {
+            _ = try FlowAPILimits.text(b, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'button'")
+            options = [PromptOption(id: "done", text: try FlowAPILimits.text(
+                try render(b, args: [], fallback: nil, language, field: "button", observe: observe),
+                max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the button as shown"))]
         }
         var hint: String?
         if let h = t["hint"].stringValue {

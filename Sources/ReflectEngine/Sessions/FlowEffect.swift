@@ -36,4 +36,8 @@ public enum FlowEffect: Sendable, Equatable {
     /// the detector's confidence (the last call of a step wins: one event
     /// and one row per step).
     case distortion(step: StepID, type: DistortionType, confidence: Double)
+    /// A coach record (`s:prep_marks`, `s:prep_add`, `s:craving_note`),
+    /// stored with the answer to `step` for the session's logical day.
+    /// No event: what it stores shows in `reflect today` and the export.
+    case coach(step: StepID, record: CoachRecord)
 }

@@ -158,6 +158,28 @@ final class FlowRun: FlowAPI.Host {
         }
         return detection
     }
+
+    func coach(_ record: CoachRecord) throws(LuaHostError) {
+        guard let step = answering else {
+            throw LuaHostError("coach records follow an answer: call this after the prompt whose answer it stores")
+        }
+        if case .prepMarks(let marks) = record {
+            let known = Set((facts?.prepItems ?? []).map(\.id))
+            if let unknown = marks.first(where: { !known.contains($0.itemID) }) {
+                throw LuaHostError("s:prep_marks: '\(unknown.itemID)' is not an item of the session's Prep Library (s:facts().prep)")
+            }
+        }
+        // One record of a kind per step: the last call wins.
+        effects.removeAll { effect in
+            guard case .coach(step, let old) = effect else { return false }
+            switch (old, record) {
+            case (.prepMarks, .prepMarks), (.cravingNote, .cravingNote): return true
+            case (.prepItemAdded(_, let a), .prepItemAdded(_, let b)): return a == b
+            default: return false
+            }
+        }
+        effects.append(.coach(step: step, record: record))
+    }
 }
 
 /// What one step may `print`: ``FlowAPILimits/maxPrintLinesPerStep`` lines

@@ -156,6 +156,7 @@ public final class FlowSession {
             throw error
         }
         for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
+        for case .coach(_, let record) in driven.effects { outcome.coach.append(record) }
         outcome.generated = unjournalledTexts
         if driven.next == nil { outcome.finished = summary }
         do {
@@ -236,6 +237,9 @@ public final class FlowSession {
             case .distortion(let step, let type, let confidence):
                 distortions[step] = type
                 if live { events.append(.distortion(step: step, type: type, confidence: confidence)) }
+            case .coach:
+                // Journalled with its answer; nothing to rebuild, no event.
+                break
             }
         }
         return events

@@ -14,6 +14,9 @@ public struct AnswerOutcome: Sendable {
     /// Texts generated since the last answer (kept in the save; a journal
     /// that resumes sessions must keep them too, or a resume asks again).
     public var generated: [GeneratedText] = []
+    /// Coach records the flow made while taking it (prep marks, a new prep
+    /// item, a craving note), for the session's logical day.
+    public var coach: [CoachRecord] = []
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {

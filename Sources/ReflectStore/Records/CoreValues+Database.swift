@@ -20,6 +20,8 @@ extension PromptKind: DatabaseValueConvertible {}
 extension SafetyCategory: DatabaseValueConvertible {}
 extension DistortionType: DatabaseValueConvertible {}
 extension Mood: DatabaseValueConvertible {}
+extension ChecklistMark: DatabaseValueConvertible {}
+extension CravingNote.Kind: DatabaseValueConvertible {}
 
 /// An answer is stored as its JSON (`AnswerValue`'s coding, keys sorted):
 /// `7`, `"The meeting"`, `{"skipped":true}`.

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import ReflectCore
+
+/// A session as the coach's day views see it: which flow, which logical
+/// day, whether it finished.
+public struct DaySession: Sendable, Equatable {
+    public var id: String
+    public var flowID: String
+    public var day: CalendarDay
+    public var completed: Bool
+    public var startedAt: String
+}
+
+extension Store {
+    /// The person's sessions whose logical day is within `from`…`to`,
+    /// oldest first. A session's day is the one its facts snapshot names;
+    /// a session started before snapshots existed is placed by its clock
+    /// and today's `rules`.
+    public func daySessions(user: String, from: CalendarDay, to: CalendarDay, rules: DayRules) throws(StoreError) -> [DaySession] {
+        try read { db in try Store.daySessions(user: user, from: from, to: to, rules: rules, in: db) }
+    }
+
+    static func daySessions(user: String, from: CalendarDay, to: CalendarDay, rules: DayRules, in db: Database) throws -> [DaySession] {
+        // A logical day's instants carry local dates from the day before to two after (zones, boundary).
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT id, flow_id, status, clock, started_at, facts FROM session
+            WHERE user = ? AND substr(clock, 1, 10) BETWEEN ? AND ?
+            ORDER BY started_at, rowid
+            """, arguments: [user, from.adding(days: -1).description, to.adding(days: 2).description])
+        var out: [DaySession] = []
+        for row in rows {
+            let clockText: String = row["clock"] ?? ""
+            var day: CalendarDay?
+            if let facts: String = row["facts"], let decoded = try? JSONDecoder().decode(UserFacts.self, from: Data(facts.utf8)) {
+                day = decoded.day.flatMap(CalendarDay.init)
+            }
+            if day == nil, let clock = FlowClock(iso8601: clockText) { day = rules.moment(clock).day }
+            guard let day, day >= from, day <= to else { continue }
+            out.append(DaySession(id: row["id"] ?? "", flowID: row["flow_id"] ?? "", day: day,
+                                  completed: (row["status"] as String?) == SessionRecord.Status.completed.rawValue,
+                                  startedAt: row["started_at"] ?? ""))
+        }
+        return out
+    }
+
+    /// What a new session of `flowID` may know about the person, read when
+    /// it starts (the engine snapshots it into the save): the logical day
+    /// and phase at `clock`, the day's earlier answers (every flow, oldest
+    /// first, skipped ones left out), whether this is the first session of
+    /// this flow today and ever, today's Prep Library checklist and last
+    /// night's marks.
+    ///
+    /// Seam: `streak` is left nil here; the progress feature fills it from
+    /// its own computation (`UserFacts.streak`).
+    public func userFacts(user: String, flowID: String, clock: FlowClock, rules: DayRules) throws(StoreError) -> UserFacts {
+        let moment = rules.moment(clock)
+        return try read { db in
+            let today = try Store.daySessions(user: user, from: moment.day, to: moment.day, rules: rules, in: db)
+            var earlier: [EarlierAnswer] = []
+            for s in today {
+                let answers = try AnswerRecord
+                    .filter(AnswerRecord.Columns.sessionID == s.id && AnswerRecord.Columns.state == AnswerRecord.State.answer)
+                    .order(AnswerRecord.Columns.position).fetchAll(db)
+                for a in answers where a.value != .skipped && a.safety == nil {
+                    earlier.append(EarlierAnswer(flow: s.flowID, step: a.step, value: a.value))
+                }
+            }
+            if earlier.count > SessionLimits.maxAnswers { earlier.removeFirst(earlier.count - SessionLimits.maxAnswers) }
+            let firstEver = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE user = ? AND flow_id = ?",
+                                             arguments: [user, flowID]) == 0
+            let library = try Store.prepRows(user: user, in: db).map(\.item)
+            let marks = try PrepMarkRecord.filter(Column("user") == user && Column("day") == moment.day.adding(days: -1).description)
+                .fetchAll(db)
+            let order = Dictionary(library.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+            return UserFacts(day: moment.day.description, phase: moment.phase, earlierAnswers: earlier, streak: nil,
+                             firstToday: !today.contains { $0.flowID == flowID }, firstEver: firstEver,
+                             prepItems: PrepLibrary.checklist(library, on: moment.day),
+                             lastNightPrep: marks.sorted { (order[$0.itemID] ?? .max) < (order[$1.itemID] ?? .max) }
+                                .map { PrepMark(itemID: $0.itemID, mark: $0.mark) })
+        }
+    }
+}

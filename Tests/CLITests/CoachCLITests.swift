@@ -1,0 +1,143 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Issue 14, "Must show": the coach routines through the command line.
+@Suite("The care-first coach through the command line", .timeLimit(.minutes(3)))
+struct CoachCLITests {
+    let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-coach-\(UUID().uuidString).sqlite").path
+
+    func reflect(_ args: [String], stdin: String = "") throws -> CLIRunner.Output {
+        try CLIRunner.run(args + ["--db", db], stdin: stdin, in: repositoryRoot)
+    }
+
+    func rows(_ sql: String) throws -> [Row] {
+        try DatabaseQueue(path: db).read { try Row.fetchAll($0, sql: sql) }
+    }
+
+    static let morningAnswers = [#"{"done": true}"#, #""I am someone who builds calm and strength in my body""#,
+                                 #""moving gently and pausing to breathe before meals""#, #""dance to one song""#,
+                                 #""an apple with peanut butter""#, #"{"done": true}"#]
+    static let eveningAnswers = ["true", #""The walk after lunch""#, #""After the long meeting""#,
+                                 #"{"checklist": {"sticky_notes": "skip", "produce": "done", "water": "done", "breakfast": "partly"}}"#,
+                                 #""Lay out my walking shoes""#, #"{"done": true}"#]
+
+    @Test("a JSONL morning at 07:30 and evening at 21:00 for a new person: the spec's prompts in order, the plan quoted, the checklist from the Prep Library")
+    func morningAndEvening() throws {
+        let morning = try reflect(["run", "coach.morning", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T07:30:00+01:00"],
+                                  stdin: Self.morningAnswers.joined(separator: "\n") + "\n")
+        #expect(morning.status == 0, "\(morning.stderr)")
+        let mp = morning.events.filter { $0["event"] as? String == "prompt" }
+        #expect(mp.map { $0["step"] as? String } == ["reset", "identity", "focus", "stress_response", "snack", "start_day"])
+        #expect(mp.map { $0["kind"] as? String } == ["action", "text", "text", "text", "text", "action"])
+        #expect((mp[0]["text"] as? String)?.contains("Take 3 slow breaths.") == true)
+        #expect((mp[1]["text"] as? String)?.contains("“I am someone who…”") == true)
+        #expect((mp[3]["hint"] as? String)?.hasPrefix("(Examples: dance to one song") == true)
+        #expect(((mp[5]["options"] as? [[String: Any]])?.first?["text"] as? String) == "Start My Day")
+        #expect(morning.events.last?["event"] as? String == "done")
+
+        let evening = try reflect(["run", "coach.evening", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T21:00:00+01:00"],
+                                  stdin: Self.eveningAnswers.joined(separator: "\n") + "\n")
+        #expect(evening.status == 0, "\(evening.stderr)")
+        let ep = evening.events.filter { $0["event"] as? String == "prompt" }
+        #expect(ep.map { $0["step"] as? String } == ["care_done", "calm_helped", "pulled_toward", "prep", "prep_new", "day_complete"])
+        #expect(ep.map { $0["kind"] as? String } == ["yes_no", "text", "text", "checklist", "text", "action"])
+        #expect((ep[0]["text"] as? String)?.contains("Your plan this morning: “dance to one song”") == true)
+        let items = (ep[3]["options"] as? [[String: Any]]) ?? []
+        #expect(items.map { $0["id"] as? String } == ["sticky_notes", "produce", "water", "breakfast"])
+        #expect(items.first?["text"] as? String == "Put sticky notes where I usually grab the less-healthy choice")
+        #expect(evening.events.last?["event"] as? String == "done")
+
+        let marks = try rows("SELECT item_id, mark, day FROM prep_mark ORDER BY item_id")
+        #expect(marks.map { $0["item_id"] as String } == ["breakfast", "produce", "sticky_notes", "water"])
+        #expect(marks.map { $0["mark"] as String } == ["partly", "done", "skip", "done"])
+        #expect(marks.allSatisfy { ($0["day"] as String) == "2026-11-24" })
+        // The new item joined the library, after the defaults.
+        let list = try reflect(["prep", "list", "--format", "json"])
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(listed.last?["text"] as? String == "Lay out my walking shoes")
+        #expect(listed.last?["custom"] as? Bool == true)
+    }
+
+    @Test("reflect prep: add, rename, move, archive, restore; bad input (unknown id, 10,000 characters, a core item) changes nothing")
+    func prepCommands() throws {
+        #expect(try reflect(["prep", "add", "water.bottle"]).status == 0)
+        let listed = try reflect(["prep", "list"]).stdout
+        #expect(listed.contains("5. water.bottle  [my-5]"))
+        #expect(try reflect(["prep", "move", "my-5", "1"]).stdout.hasPrefix("1. water.bottle"))
+        #expect(try reflect(["prep", "rename", "my-5", "Fill the big bottle"]).status == 0)
+        #expect(try reflect(["prep", "archive", "sticky_notes"]).stdout.contains("[sticky_notes, archived]"))
+        #expect(try reflect(["prep", "restore", "sticky_notes"]).status == 0)
+        let before = try reflect(["prep", "list", "--format", "json"]).stdout
+
+        let cases: [([String], String)] = [
+            (["rename", "nope", "x"], "no prep item 'nope'"),
+            (["archive", "nope"], "[prep.unknown_item]"),
+            (["mark", "nope", "done"], "[prep.unknown_item]"),
+            (["add", String(repeating: "a", count: 10_000)], "10000 characters is more than 200"),
+            (["archive", "water"], "'water' is a core item"),
+            (["move", "water", "0"], "position 0 is not 1–5"),
+        ]
+        for (args, message) in cases {
+            let out = try reflect(["prep"] + args)
+            #expect(out.status == 1, "\(args.prefix(2))")
+            #expect(out.stderr.contains(message), "\(out.stderr)")
+            #expect(out.stderr.contains("nothing was changed") || args[0] == "mark")
+        }
+        #expect(try reflect(["prep", "list", "--format", "json"]).stdout == before)
+        #expect(try rows("SELECT * FROM prep_mark").isEmpty)
+    }
+
+    @Test("a core item hidden for today leaves today's checklist and comes back tomorrow")
+    func hideForToday() throws {
+        #expect(try reflect(["prep", "hide", "water", "--now", "2026-11-24T20:00:00+01:00"]).status == 0)
+        let today = try reflect(["prep", "list", "--active", "--now", "2026-11-24T20:00:00+01:00"]).stdout
+        #expect(!today.contains("[water"))
+        let tomorrow = try reflect(["prep", "list", "--active", "--now", "2026-11-25T20:00:00+01:00"]).stdout
+        #expect(tomorrow.contains("[water, core]"))
+    }
+
+    @Test("SIGKILL in the middle of an evening, then resume: no prep mark, new item or answer lost or duplicated")
+    func killEveningAndResume() throws {
+        let live = try LiveProcess(["run", "coach.evening", "--db", db, "--answers", "-", "--format", "jsonl",
+                                    "--now", "2026-11-24T21:00:00+01:00"], in: repositoryRoot)
+        let steps = ["care_done", "calm_helped", "pulled_toward", "prep", "prep_new"]
+        for (answer, step) in zip(Self.eveningAnswers, steps) {
+            try #require(live.waitFor { $0["event"] as? String == "prompt" && $0["step"] as? String == step } != nil)
+            live.send(answer)
+            try #require(live.waitFor { $0["event"] as? String == "saved" && $0["step"] as? String == step } != nil)
+        }
+        live.kill()
+        #expect(live.process.terminationReason == .uncaughtSignal)
+        let resumed = try reflect(["resume", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T21:05:00+01:00"],
+                                  stdin: #"{"done": true}"# + "\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.events.first?["step"] as? String == "day_complete")
+        #expect(resumed.events.last?["event"] as? String == "done")
+        #expect(try rows("SELECT * FROM prep_mark").count == 4)
+        #expect(try rows("SELECT * FROM prep_item WHERE text = 'Lay out my walking shoes'").count == 1)
+        let answers = try rows("SELECT step FROM answer WHERE state = 'answer'").map { $0["step"] as String }
+        #expect(answers.sorted() == (steps + ["day_complete"]).sorted())
+    }
+
+    @Test("SIGKILL in the middle of I Need Help, then resume: exactly one craving note, typed and dated")
+    func killHelpAndResume() throws {
+        let live = try LiveProcess(["run", "coach.need-help", "--db", db, "--answers", "-", "--format", "jsonl",
+                                    "--now", "2026-11-24T15:00:00+01:00"], in: repositoryRoot)
+        for (answer, step) in zip([#""habit""#, #""place""#], ["category", "habit_swaps"]) {
+            try #require(live.waitFor { $0["event"] as? String == "prompt" && $0["step"] as? String == step } != nil)
+            live.send(step == "habit_swaps" ? #"{"done": true}"# : answer)
+            try #require(live.waitFor { $0["event"] as? String == "saved" && $0["step"] as? String == step } != nil)
+        }
+        live.kill()
+        #expect(try rows("SELECT * FROM craving_note").isEmpty)
+        let resumed = try reflect(["resume", "--answers", "-", "--format", "jsonl"], stdin: "\"place\"\n\"Passing the bakery\"\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let notes = try rows("SELECT type, detail, day, text FROM craving_note")
+        #expect(notes.count == 1)
+        #expect(notes.first?["type"] as String? == "habit")
+        #expect(notes.first?["detail"] as String? == "place")
+        #expect(notes.first?["day"] as String? == "2026-11-24")
+        #expect(notes.first?["text"] as String? == "Passing the bakery")
+    }
+}
