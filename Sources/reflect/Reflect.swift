@@ -11,7 +11,7 @@ struct Reflect: ParsableCommand {
             Flows live in flows/ (Lua; see docs/flow-api.md), strings and word lists in locales/. \
             The machine interface (--format jsonl) is documented in docs/events.md.
             """,
-        subcommands: [Run.self, Resume.self, Log.self, Today.self, SettingsCommand.self, PrepCommand.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
+        subcommands: [Run.self, Resume.self, Log.self, Today.self, SettingsCommand.self, PrepCommand.self, Reminders.self, Open.self, CoachCommand.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
                       Flows.self, Check.self, TestCommand.self, Dev.self, Detect.self, Safety.self, Locales.self])
 }
 

@@ -103,7 +103,11 @@ struct LocalesCLITests {
         expected["ko"] = []
         #expect(try stale() == expected)
         let status = try CLIRunner.run(["locales", "status", "fr", "--content", content.path])
-        #expect(status.stdout.contains("fr (locales/fr.yaml): 60 translated, 0 missing, 1 stale, 0 broken"), "\(status.stdout)")
+        // Every other string stays translated (the count grows as features add strings).
+        let strings = try String(contentsOf: en, encoding: .utf8).components(separatedBy: "\n")
+            .drop { $0 != "strings:" }.dropFirst().prefix { !$0.hasPrefix("probe:") }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("  #") && $0.contains(":") }.count
+        #expect(status.stdout.contains("fr (locales/fr.yaml): \(strings - 1) translated, 0 missing, 1 stale, 0 broken"), "\(status.stdout)")
         #expect(status.stdout.contains("stale: \(key)"))
     }
 

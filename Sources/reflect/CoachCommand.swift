@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import ReflectCore
+import ReflectEngine
+import ReflectStore
+
+/// `reflect coach context`: what the coach chat knows about today
+/// (docs/coach.md, "Coach context and nudge").
+struct CoachCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coach", abstract: "The coach's view of your day.", subcommands: [Context.self], defaultSubcommand: Context.self)
+
+    struct Context: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Today's why, swap and commitment, streak figures, this week's craving types and the nudge (JSON or text).")
+
+        enum Format: String, ExpressibleByArgument { case text, json }
+
+        @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
+        var now: String?
+
+        @Option(help: "text or json.")
+        var format: Format = .json
+
+        @Option(help: "Locale of the nudge.")
+        var locale: String = "en"
+
+        @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var contentOptions: ContentOptions
+
+        func run() throws {
+            let stamps = try Timestamps(now: now)
+            let store = try storeOptions.open(.readOnly)
+            let language: Language
+            do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+            let context: CoachContext
+            do {
+                let settings = try store.settings(user: storeOptions.user)
+                let facts = try store.userFacts(user: storeOptions.user, flowID: "coach.chat", clock: stamps.current, rules: settings.dayRules)
+                let day = settings.dayRules.moment(stamps.current).day
+                let notes = try store.cravingNotes(user: storeOptions.user, from: day.adding(days: -6), to: day)
+                context = CoachContext.make(earlier: facts.earlierAnswers, streak: facts.streak, cravings: notes.map(\.type)) { nudge in
+                    language.localizer.string(nudge.key) ?? nudge.key
+                }
+            } catch {
+                throw failStore(error)
+            }
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                encoder.keyEncodingStrategy = .convertToSnakeCase
+                Terminal.writeJSON(try encoder.encode(context) + Data("\n".utf8))
+            case .text:
+                print("Why: \(context.todayWhy.isEmpty ? "·" : context.todayWhy)")
+                print("Swap: \(context.todaySwap.isEmpty ? "·" : context.todaySwap)")
+                print("Streak: \(context.currentStreak) · \(context.daysThisWeek) of the last 7 days")
+                if let top = context.cravingTypes.first {
+                    let type = language.localizer.string("coach.cravings.type.\(top.type.rawValue)") ?? top.type.rawValue
+                    print(Template(language.localizer.string("coach.cravings.most") ?? "%@").render([type]))
+                }
+                if let nudge = context.nudge { print(nudge) }
+            }
+        }
+    }
+}
