@@ -8,6 +8,9 @@ public struct ImportReport: Sendable, Equatable {
     public var sessionsAlreadyPresent = 0
     public var moodEntriesAdded = 0
     public var moodEntriesAlreadyPresent = 0
+    /// Coach rows (settings, prep items and marks, craving notes).
+    public var coachRowsAdded = 0
+    public var coachRowsAlreadyPresent = 0
 }
 
 // The export reads answers, distortions, events and generated texts straight from their rows,
@@ -74,7 +77,8 @@ extension Store {
                     problems.append("\(what): a value this version does not know (\(Store.reason(error))); exported as stored")
                 }
             }
-            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, problems: problems)
+            let coach = try Store.exportCoach(db, problems: &problems)
+            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, problems: problems)
         }
     }
 
@@ -183,6 +187,7 @@ extension Store {
                     report.moodEntriesAlreadyPresent += 1
                 }
             }
+            try Store.importCoach(doc.coach, in: db, report: &report)
             return report
         }
     }

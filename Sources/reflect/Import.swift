@@ -17,8 +17,10 @@ struct Import: ParsableCommand {
         let store = try storeOptions.open()
         do {
             let report = try store.importDocument(try ExportDocument.decodeValidated(from: data))
-            print("imported \(report.sessionsAdded) sessions and \(report.moodEntriesAdded) mood entries"
-                  + " (already present: \(report.sessionsAlreadyPresent) sessions, \(report.moodEntriesAlreadyPresent) mood entries)")
+            let added = "imported \(report.sessionsAdded) sessions and \(report.moodEntriesAdded) mood entries, \(report.coachRowsAdded) coach records"
+            let present = "already present: \(report.sessionsAlreadyPresent) sessions, \(report.moodEntriesAlreadyPresent) mood entries, "
+                + "\(report.coachRowsAlreadyPresent) coach records"
+            print("\(added) (\(present))")
         } catch {
             throw failStore(error)
         }

@@ -2,8 +2,10 @@ import ReflectCore
 
 /// The CSV export (RFC 4180, one header row): one row per answer (and
 /// draft) and per generated text (`step` is the request, `answer` the text
-/// shown) with its session's columns, then one row per mood entry. The
-/// `record` column says which (`answer`, `draft`, `generated`, `mood`). For spreadsheets;
+/// shown) with its session's columns, then one row per mood entry, then the
+/// coach's rows (`setting`, `prep_item`, `prep_mark`, `craving_note`; see
+/// docs/storage.md). The `record` column says which (`answer`, `draft`,
+/// `generated`, `mood`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -28,6 +30,7 @@ extension ExportDocument {
         for m in moodEntries {
             rows.append(["mood", m.sessionID ?? "", "", "", "", "", "", "", "", "", "", "", "", "", "", m.user, m.day, m.mood, m.note ?? ""])
         }
+        rows += coachCSVRows()
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 

@@ -16,23 +16,39 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     public var exportedAt: String
     public var sessions: [ExportedSession]
     public var moodEntries: [ExportedMoodEntry]
+    /// Settings, Prep Library, prep marks and craving notes (empty in
+    /// exports made before the coach).
+    public var coach: ExportedCoach
     /// Rows the export could not read and left out, one sentence each
     /// (`session 1f2e…: answer 'thought': …`). Absent when empty; ignored
     /// by import.
     public var problems: [String]?
 
-    public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], problems: [String] = []) {
+    public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], coach: ExportedCoach = ExportedCoach(),
+                problems: [String] = []) {
         format = ExportDocument.formatName
         version = ExportDocument.currentVersion
         self.exportedAt = exportedAt
         self.sessions = sessions
         self.moodEntries = moodEntries
+        self.coach = coach
         self.problems = problems.isEmpty ? nil : problems
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, version, sessions, problems
+        case format, version, sessions, problems, coach
         case exportedAt = "exported_at", moodEntries = "mood_entries"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(String.self, forKey: .format)
+        version = try c.decode(Int.self, forKey: .version)
+        exportedAt = try c.decode(String.self, forKey: .exportedAt)
+        sessions = try c.decode([ExportedSession].self, forKey: .sessions)
+        moodEntries = try c.decode([ExportedMoodEntry].self, forKey: .moodEntries)
+        coach = try c.decodeIfPresent(ExportedCoach.self, forKey: .coach) ?? ExportedCoach()
+        problems = try c.decodeIfPresent([String].self, forKey: .problems)
     }
 }
 
@@ -306,6 +322,7 @@ extension ExportDocument {
         guard version == ExportDocument.currentVersion else {
             throw .invalidImport(record: "file", field: "version", reason: "unsupported version \(version)")
         }
+        try coach.validate()
         var ids = Set<String>()
         for (i, s) in sessions.enumerated() {
             let r = "sessions[\(i)]"
