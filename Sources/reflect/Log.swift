@@ -13,7 +13,7 @@ struct Log: ParsableCommand {
     @Option(help: "A short note.")
     var note: String?
 
-    @Option(help: "The day, YYYY-MM-DD (default: today).")
+    @Option(help: "The day, YYYY-MM-DD (default: today, your logical day: before your day boundary it is still yesterday).")
     var date: String?
 
     @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
@@ -24,8 +24,10 @@ struct Log: ParsableCommand {
     func run() throws {
         let stamps = try Timestamps(now: now)
         let store = try storeOptions.open()
-        let day = date ?? stamps.current.day
         do {
+            // Today is the person's logical day (time zone and day boundary from their settings).
+            let day: String
+            if let date { day = date } else { day = try PersonClock(store: store, user: storeOptions.user, stamps: stamps).moment.day.description }
             let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day, mood: mood, note: note,
                                                          source: .log, at: stamps.stamp()))
             let edited = entry.createdAt != entry.updatedAt ? " (updated)" : ""

@@ -77,4 +77,13 @@ struct SettingsCLITests {
         #expect(json["phase"] as? String == "evening")
         #expect((json["local_time"] as? String)?.hasSuffix("-05:00") == true)
     }
+
+    @Test("reflect log at 00:30 logs the mood for the day that is still going (the logical day)")
+    func logAfterMidnight() throws {
+        let out = try reflect(["log", "good", "--now", "2026-11-24T00:30:00+01:00"])
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stdout.hasPrefix("2026-11-23: good"))
+        _ = try reflect(["settings", "set", "day_boundary", "00:00"])
+        #expect(try reflect(["log", "bad", "--now", "2026-11-24T00:30:00+01:00"]).stdout.hasPrefix("2026-11-24: bad"))
+    }
 }
