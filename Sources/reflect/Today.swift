@@ -55,7 +55,7 @@ struct Today: ParsableCommand {
         for s in m.sections where s.display != .hidden {
             let state = s.display == .expanded ? "▾" : "▸"
             var line = "\(state) \(s.label)"
-            if s.readOnly { line += "  (read-only)" }
+            if s.readOnly { line += "  🔒" }
             if s.done == true { line += "  ✓" }
             out.append(line)
             if s.display == .expanded || s.id == .lastNightPrep {
@@ -67,8 +67,9 @@ struct Today: ParsableCommand {
         out.append("")
         for d in m.lastSevenDays {
             let marks = d.prep.map { mark($0.mark) }.joined()
-            out.append("  \(d.label.padding(toLength: 14, withPad: " ", startingAt: 0))  morning \(d.morningDone ? "✓" : "·")  "
-                       + "evening \(d.eveningDone ? "✓" : "·")  \(marks)")
+            // ☀ the morning check-in, ☾ the evening's, then the day's prep marks.
+            out.append("  \(d.label.padding(toLength: 14, withPad: " ", startingAt: 0))  ☀ \(d.morningDone ? "✓" : "·")  "
+                       + "☾ \(d.eveningDone ? "✓" : "·")  \(marks)")
         }
         return out.joined(separator: "\n")
     }
