@@ -22,12 +22,13 @@ extension Store {
     }
 
     static func daySessions(user: String, from: CalendarDay, to: CalendarDay, rules: DayRules, in db: Database) throws -> [DaySession] {
-        // A logical day's instants carry local dates from the day before to two after (zones, boundary).
+        // A logical day's instants are written with local dates from two days before to two after
+        // (the clock's offset against the person's zone, up to 26 hours apart, and the boundary).
         let rows = try Row.fetchAll(db, sql: """
             SELECT id, flow_id, status, clock, started_at, facts FROM session
             WHERE user = ? AND substr(clock, 1, 10) BETWEEN ? AND ?
             ORDER BY started_at, rowid
-            """, arguments: [user, from.adding(days: -1).description, to.adding(days: 2).description])
+            """, arguments: [user, from.adding(days: -2).description, to.adding(days: 2).description])
         var out: [DaySession] = []
         for row in rows {
             let clockText: String = row["clock"] ?? ""
@@ -46,8 +47,10 @@ extension Store {
 
     /// What a new session of `flowID` may know about the person, read when
     /// it starts (the engine snapshots it into the save): the logical day
-    /// and phase at `clock`, the day's earlier answers (every flow, oldest
-    /// first, skipped ones left out), whether this is the first session of
+    /// and phase at `clock`, the day's earlier answers in the flow's family
+    /// (`coach.evening` sees `coach.*` answers; oldest first, skipped and
+    /// safety-flagged ones left out, so a person's words are copied only
+    /// where a flow of the same routine may quote them), whether this is the first session of
     /// this flow today and ever, today's Prep Library checklist and last
     /// night's marks.
     ///
@@ -58,7 +61,8 @@ extension Store {
         return try read { db in
             let today = try Store.daySessions(user: user, from: moment.day, to: moment.day, rules: rules, in: db)
             var earlier: [EarlierAnswer] = []
-            for s in today {
+            let family = flowID.split(separator: ".").first.map { String($0) + "." } ?? flowID
+            for s in today where s.flowID.hasPrefix(family) {
                 let answers = try AnswerRecord
                     .filter(AnswerRecord.Columns.sessionID == s.id && AnswerRecord.Columns.state == AnswerRecord.State.answer)
                     .order(AnswerRecord.Columns.position).fetchAll(db)

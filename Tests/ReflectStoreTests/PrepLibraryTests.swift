@@ -96,6 +96,9 @@ struct PrepLibraryTests {
         try store.beginSession(morning)
         try store.recordAnswer(answer("m1", "stress_response", 0, .text("dance to one song")))
         try store.markPrep(user: "default", day: day.adding(days: -1), marks: [PrepMark(itemID: "water", mark: .done)], at: at)
+        // A reflection the same day: its words stay out of the coach's snapshot.
+        try store.beginSession(session("r1", started: "2026-11-24T12:00:00+01:00"))
+        try store.recordAnswer(answer("r1", "situation", 0, .text("My manager criticised my report")))
 
         // 00:30 the next calendar day is still the 24th's evening.
         let evening = try store.userFacts(user: "default", flowID: "coach.evening", clock: FlowClock(iso8601: "2026-11-25T00:30:00+01:00")!,
@@ -104,6 +107,9 @@ struct PrepLibraryTests {
         #expect(evening.phase == .evening)
         #expect(evening.earlierAnswers == [EarlierAnswer(flow: "coach.morning", step: "stress_response", value: .text("dance to one song"))])
         #expect(evening.firstEver == true)
+        let reflection = try store.userFacts(user: "default", flowID: "reflection.negative",
+                                             clock: FlowClock(iso8601: "2026-11-24T22:00:00+01:00")!, rules: rules)
+        #expect(reflection.earlierAnswers.map(\.step) == ["situation"])
         #expect(evening.lastNightPrep == [PrepMark(itemID: "water", mark: .done)])
         let again = try store.userFacts(user: "default", flowID: "coach.morning", clock: FlowClock(iso8601: "2026-11-24T12:00:00+01:00")!,
                                         rules: rules)
