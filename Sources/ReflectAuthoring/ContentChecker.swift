@@ -32,6 +32,7 @@ public struct ContentChecker: Sendable {
                 out.append(Diagnostic(.personality, file: error.file ?? "personalities/\(id).yaml", line: error.line, message: error.message))
             }
         }
+        out += ExperimentChecker(library: library).run()
         let english: Language?
         do { english = try library.language(for: "en") } catch {
             out.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line, message: error.message))

@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 5
+    static let schemaVersion = 6
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -21,7 +21,7 @@ enum Migrations {
     /// The tables the migrations create.
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
                                       "achievement", "experiment_exposure", "generated_text",
-                                      "setting", "prep_item", "prep_mark", "craving_note"]
+                                      "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -200,6 +200,38 @@ enum Migrations {
             }
             try db.create(index: "craving_note_user_day", on: "craving_note", columns: ["user", "day"])
             try db.execute(sql: "PRAGMA user_version = 5")
+        }
+        register("v6: experiments") { db in
+            // The session's arms (the engine's SessionSave.variants, JSON),
+            // sticky assignments per person, and what the report needs on
+            // each exposure row (the session's outcome, kept current when it
+            // completes) so that it reads one covering index.
+            try db.alter(table: "session") { t in t.add(column: "variants", .text) }
+            try db.alter(table: "experiment_exposure") { t in
+                t.add(column: "completed", .boolean).notNull().defaults(to: false)
+                t.add(column: "intensity_change", .integer)
+                t.add(column: "returned", .boolean).notNull().defaults(to: false)
+            }
+            try db.execute(sql: """
+                UPDATE experiment_exposure SET
+                    completed = COALESCE((SELECT status = 'completed' FROM session WHERE id = session_id), 0),
+                    intensity_change = (SELECT CASE WHEN status = 'completed' AND pre IS NOT NULL AND post IS NOT NULL THEN pre - post END
+                                        FROM session WHERE id = session_id),
+                    returned = \(Store.cameBackSQL(user: "experiment_exposure.user", session: "experiment_exposure.session_id",
+                                                   at: "experiment_exposure.at"))
+                """)
+            try db.create(table: "experiment_assignment") { t in
+                t.column("user", .text).notNull()
+                t.column("experiment", .text).notNull()
+                t.column("bucket_version", .integer).notNull()
+                t.column("variant", .text).notNull()
+                t.column("assigned_at", .text).notNull()
+                t.primaryKey(["user", "experiment", "bucket_version"])
+            }
+            try db.create(index: "experiment_exposure_report", on: "experiment_exposure",
+                          columns: ["experiment", "user", "variant", "completed", "intensity_change", "returned"])
+            try db.create(index: "experiment_exposure_session", on: "experiment_exposure", columns: ["session_id"])
+            try db.execute(sql: "PRAGMA user_version = 6")
         }
         return m
     }

@@ -11,6 +11,7 @@ public struct ImportReport: Sendable, Equatable {
     /// Coach rows (settings, prep items and marks, craving notes).
     public var coachRowsAdded = 0
     public var coachRowsAlreadyPresent = 0
+    public var exposuresAdded = 0
 }
 
 // The export reads answers, distortions, events and generated texts straight from their rows,
@@ -62,7 +63,21 @@ extension Store {
                     "event \(Store.label($0["id"]))" }
                 exported.generated = try readRows("SELECT * FROM generated_text WHERE session_id = \(id) ORDER BY at, request",
                                                   as: GeneratedTextRecord.self) { "generated text \(Store.label($0["request"]))" }
+                if let json = row["variants"] as String?, let data = json.data(using: .utf8) {
+                    if let decoded = try? JSONDecoder().decode([VariantAssignment].self, from: data) {
+                        exported.variants = decoded.isEmpty ? nil : decoded
+                    } else {
+                        problems.append("session \(id): its experiment arms cannot be read; left out")
+                    }
+                }
                 out.append(exported)
+            }
+            let exposures = try Row.fetchAll(db, sql: "SELECT * FROM experiment_exposure ORDER BY at, id").map { r in
+                ExportedExposure(user: r["user"], experiment: r["experiment"], variant: r["variant"], sessionID: r["session_id"], at: r["at"])
+            }
+            let assignments = try Row.fetchAll(db, sql: "SELECT * FROM experiment_assignment ORDER BY user, experiment, bucket_version").map { r in
+                ExportedAssignment(user: r["user"], experiment: r["experiment"], bucketVersion: r["bucket_version"], variant: r["variant"],
+                                   assignedAt: r["assigned_at"])
             }
             // As stored, like the sessions' child rows: a mood this version
             // does not know is exported as it is, with a problem saying so.
@@ -78,7 +93,8 @@ extension Store {
                 }
             }
             let coach = try Store.exportCoach(db, problems: &problems)
-            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, problems: problems)
+            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, problems: problems,
+                                  experimentExposures: exposures, experimentAssignments: assignments)
         }
     }
 
@@ -152,7 +168,10 @@ extension Store {
                 // `validate()` checked every closed-set value: none is unknown here.
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
                                   user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
-                                  completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts).insert(db)
+                                  completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts,
+                                  variants: s.variants.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
+                    .insert(db)
+                try Store.markReturn(user: s.user, session: s.id, startedAt: s.startedAt, in: db)
                 for (j, a) in s.answers.enumerated() {
                     guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
                     try AnswerRecord(sessionID: s.id, step: a.step, position: a.position, kind: kind, question: a.question, value: a.value,
@@ -171,6 +190,32 @@ extension Store {
                                             basis: g.basis, at: g.at).insert(db)
                 }
                 report.sessionsAdded += 1
+            }
+            // Experiment rows: ones already present are kept (unique keys).
+            for e in doc.experimentExposures ?? [] {
+                let known = try e.sessionID.map { try SessionRecord.filter(SessionRecord.Columns.id == $0).fetchCount(db) > 0 } ?? true
+                // A row whose session is gone has no unique key to stop a second import: look for it.
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO experiment_exposure (user, experiment, variant, session_id, at, completed, intensity_change)
+                    SELECT ?, ?, ?, s.id, ?, COALESCE(s.status = 'completed', 0),
+                           CASE WHEN s.status = 'completed' AND s.pre IS NOT NULL AND s.post IS NOT NULL THEN s.pre - s.post END
+                    FROM (SELECT 1) LEFT JOIN session s ON s.id = ?
+                    WHERE NOT EXISTS (SELECT 1 FROM experiment_exposure
+                        WHERE user = ? AND experiment = ? AND variant = ? AND session_id IS ? AND at = ?)
+                    """, arguments: [e.user, e.experiment, e.variant, e.at, known ? e.sessionID : nil,
+                                     e.user, e.experiment, e.variant, known ? e.sessionID : nil, e.at])
+                report.exposuresAdded += db.changesCount
+            }
+            // "Came back" for the imported exposures (the sessions are all in by now).
+            if !(doc.experimentExposures ?? []).isEmpty {
+                try db.execute(sql: """
+                    UPDATE experiment_exposure SET returned = 1 WHERE returned = 0 AND \(Store.cameBackSQL(
+                        user: "experiment_exposure.user", session: "experiment_exposure.session_id", at: "experiment_exposure.at"))
+                    """)
+            }
+            for a in doc.experimentAssignments ?? [] {
+                try db.execute(sql: "INSERT OR IGNORE INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at) "
+                               + "VALUES (?, ?, ?, ?, ?)", arguments: [a.user, a.experiment, a.bucketVersion, a.variant, a.assignedAt])
             }
             for (i, m) in doc.moodEntries.enumerated() {
                 guard let mood = Mood(rawValue: m.mood) else {

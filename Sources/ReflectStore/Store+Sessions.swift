@@ -28,13 +28,18 @@ public struct SessionDetail: Sendable, Equatable {
     public var events: [SessionEventRecord]
     /// Texts generated for the flow, in the order they were recorded.
     public var generated: [GeneratedTextRecord] = []
+    /// Experiments whose exposure this session recorded.
+    public var exposed: [String] = []
 }
 
 extension Store {
     // MARK: Writing (each call is one committed transaction)
 
     public func beginSession(_ session: SessionRecord) throws(StoreError) {
-        try write { db in try session.insert(db) }
+        try write { db in
+            try session.insert(db)
+            try Store.markReturn(user: session.user, session: session.id, startedAt: session.startedAt, in: db)
+        }
     }
 
     /// Records an answer (or re-answers a step) with everything it led to,
@@ -48,7 +53,7 @@ extension Store {
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
                              distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
                              completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
-                             coachDay: String? = nil) throws(StoreError) {
+                             coachDay: String? = nil, exposures: [VariantAssignment] = []) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -69,6 +74,7 @@ extension Store {
             for d in distortions { try Store.upsert(d, in: db) }
             for g in generated { try g.upsert(db) }
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
+            try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
         }
     }
@@ -110,6 +116,9 @@ extension Store {
         guard let s = try SessionRecord.filter(SessionRecord.Columns.id == id).fetchOne(db) else { throw StoreError.sessionNotFound(id) }
         try db.execute(sql: "UPDATE session SET status = ?, completed_at = ?, pre = ?, post = ? WHERE id = ?",
                        arguments: [SessionRecord.Status.completed, c.at, c.pre, c.post, id])
+        // The experiment report reads the outcome from the exposure rows.
+        let change: Int? = if let pre = c.pre, let post = c.post { pre - post } else { nil }
+        try db.execute(sql: "UPDATE experiment_exposure SET completed = 1, intensity_change = ? WHERE session_id = ?", arguments: [change, id])
         if let day = c.moodDay, let mood = s.mood {
             try MoodLog.record(MoodLogRequest(user: s.user, day: day, mood: mood, note: nil, source: .reflection,
                                               sessionID: id, at: c.at), in: db)
@@ -163,7 +172,10 @@ extension Store {
             let distortions = try DistortionRecord.filter(D.sessionID == id).order(D.step).fetchAll(db)
             let events = try SessionEventRecord.filter(E.sessionID == id).order(E.at, E.step).fetchAll(db)
             let generated = try GeneratedTextRecord.filter(G.sessionID == id).order(G.at, G.request).fetchAll(db)
-            return SessionDetail(session: s, answers: answers, distortions: distortions, events: events, generated: generated)
+            let exposed = try String.fetchAll(db, sql: "SELECT experiment FROM experiment_exposure WHERE session_id = ? ORDER BY id",
+                                              arguments: [id])
+            return SessionDetail(session: s, answers: answers, distortions: distortions, events: events, generated: generated,
+                                 exposed: exposed)
         }
     }
 

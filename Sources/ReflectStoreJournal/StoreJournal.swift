@@ -40,7 +40,7 @@ public final class StoreJournal: SessionJournal {
             generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) },
-            coach: outcome.coach, coachDay: day)
+            coach: outcome.coach, coachDay: day, exposures: outcome.exposures)
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
@@ -57,6 +57,10 @@ public final class StoreJournal: SessionJournal {
 
     public func probed(step: StepID) throws {
         try store.recordEvent(SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: timestamp()))
+    }
+
+    public func exposed(_ exposures: [VariantAssignment]) throws {
+        try store.recordExposures(exposures, session: sessionID, at: timestamp())
     }
 
     public func finished(_ summary: DoneSummary) throws {
@@ -83,8 +87,16 @@ extension SessionSave {
             facts = decoded
         }
         let generated = detail.generated.map { GeneratedText(id: $0.request, text: $0.text, generated: $0.generated, basis: $0.basis) }
+        var variants: [VariantAssignment] = []
+        if let json = s.variants {
+            guard let decoded = try? JSONDecoder().decode([VariantAssignment].self, from: Data(json.utf8)) else {
+                throw .invalidSave(SaveValidationError(field: "variants", reason: "stored experiment arms cannot be read"))
+            }
+            variants = decoded
+        }
         self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
-                  mood: s.mood, answers: answers, drafts: drafts, facts: facts, generated: generated)
+                  mood: s.mood, answers: answers, drafts: drafts, facts: facts, generated: generated, variants: variants,
+                  exposed: detail.exposed)
     }
 }
 
@@ -94,6 +106,8 @@ extension SessionRecord {
         self.init(id: session.sessionID, flowID: session.definition.id, flowVersion: session.definition.version,
                   locale: session.save.locale, personality: personality, user: user, mood: session.save.mood,
                   seed: session.save.seed, clock: session.save.now, startedAt: startedAt,
-                  facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
+                  facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
+                  variants: session.save.variants.isEmpty ? nil
+                      : (try? JSONEncoder().encode(session.save.variants)).map { String(decoding: $0, as: UTF8.self) })
     }
 }

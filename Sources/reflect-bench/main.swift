@@ -22,6 +22,10 @@
 //   reflect-bench write N DBPATH     N durable answer writes, one transaction each
 //   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
 //   reflect-bench noop               start and exit (startup baseline)
+//   reflect-bench experiment-report N DBPATH   write N exposures (two sessions per
+//                                    person, GrowthBook-assigned, 85% finished) once,
+//                                    then time `reflect experiments report`'s work:
+//                                    the SQL aggregation and the statistics
 import Foundation
 import LuaHost
 import ReflectCore
@@ -209,6 +213,30 @@ do {
                                                 answeredAt: "2026-11-22T08:00:00Z"))
         }
         print("mode=write rows=\(n) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "experiment-report":
+        guard args.count >= 4, let n = Int(args[2]) else { fail("experiment-report N DBPATH") }
+        let experiment = Experiment(key: "bench", variations: [ExperimentVariation(id: "control"), ExperimentVariation(id: "warm")])
+        let store = try Store(path: args[3])
+        if try store.experimentExposureCounts()["bench"] != n {
+            var rng = SeededRandom(seed: 16)
+            var sessions: [ExperimentSimulation.Session] = []
+            sessions.reserveCapacity(n)
+            for i in 0..<n {
+                let user = "p\(i / 2)"
+                let h = GrowthBookHash.hash(seed: experiment.seed, value: user, version: 2) ?? 0
+                let arm = GrowthBookHash.chooseVariation(h, ranges: experiment.bucketRanges) ?? 0
+                let pre = Int(rng.integer(in: 3...9))
+                let post = rng.integer(in: 0...99) < 85 ? max(0, pre - Int(rng.integer(in: 0...3)) - arm) : nil
+                sessions.append(ExperimentSimulation.Session(user: user, variation: experiment.variations[arm].id, pre: pre, post: post))
+            }
+            let setup = Date()
+            try store.recordSimulated(sessions, experiment: "bench", at: "2026-11-24T08:00:00+01:00")
+            FileHandle.standardError.write(Data("set-up: \(n) exposures in \(String(format: "%.1f", Date().timeIntervalSince(setup))) s\n".utf8))
+        }
+        let start = Date()
+        let report = ExperimentReport(experiment: experiment, aggregates: try store.experimentAggregates("bench"))
+        let dt = Date().timeIntervalSince(start)
+        print("mode=experiment-report exposures=\(report.arms.reduce(0) { $0 + $1.sessions }) report=\(String(format: "%.3f", dt)) s")
     case "livemem":
         guard args.count >= 3 else { fail("livemem CONTENT") }
         let library = ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[2])))

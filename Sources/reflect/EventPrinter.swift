@@ -109,7 +109,7 @@ final class EventPrinter {
             var lines = ["", "  " + n.text]
             for r in n.resources { lines.append("    • " + r) }
             return lines.joined(separator: "\n")
-        case .distortion: return nil
+        case .distortion, .variant: return nil
         case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil
         case .done(let d):

@@ -64,8 +64,15 @@ struct Run: ParsableCommand {
         let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
         let input = try AnswerSource(path: drive.answers)
         do {
-            let language = try library.language(for: locale, personality: personality)
             let source = try library.catalog.source(for: flow, mood: mood)
+            // The person's experiment arms: the stored (sticky) one first, else GrowthBook's hashing.
+            let user = storeOptions.user
+            let context = ExperimentContext(user: user, flow: try FlowCatalog.declaredID(of: source), locale: locale, mood: mood,
+                                            day: stamps.current.day)
+            let variants = library.assignments(for: context) { experiment, bucket in
+                (try? store.stickyVariation(user: user, experiment: experiment, bucketVersion: bucket)) ?? nil
+            }
+            let language = try library.language(for: locale, personality: personality, variants: variants)
             var options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
             // The person's facts when the session starts (snapshotted into the save).
             let settings = try store.settings(user: storeOptions.user)

@@ -27,7 +27,7 @@ struct SessionLoop {
         if resumed, session.current == nil {
             try journal.finished(session.summary)
         }
-        printer.print(session.openingEvents)
+        printer.print(try session.begin())
         defer { if session.current == nil { lease.release() } }
         while let prompt = session.current {
             guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop, resumable

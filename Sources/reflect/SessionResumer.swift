@@ -18,7 +18,8 @@ struct SessionResumer {
         }
         let save = try SessionSave(detail)
         let source = try library.catalog.source(for: save.flow)
-        let language = try library.language(for: save.locale, personality: detail.session.personality)
+        // The arms the session started with (its save), never a fresh assignment.
+        let language = try library.language(for: save.locale, personality: detail.session.personality, variants: save.variants)
         return try FlowSession.open(source, language: language, options: SessionOptions(sessionID: id, log: flowLog), resuming: save)
     }
 }

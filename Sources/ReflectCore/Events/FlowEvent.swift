@@ -25,6 +25,11 @@ public enum FlowEvent: Sendable, Equatable {
     /// An unfinished session of the same flow exists and can be resumed
     /// (`reflect run FLOW --resume`, or `reflect resume SESSION`).
     case resumable(session: String, flow: String, startedAt: String, answered: Int)
+    /// The prompt that follows uses an experiment's variation (its wording,
+    /// its personality, or a value the flow read with `s:variant`); sent
+    /// once per experiment and session, just before that prompt, and only
+    /// for people in the experiment (docs/experiments.md).
+    case variant(step: StepID, experiment: String, variation: String)
 }
 
 /// What the `safety` event carries. No copy of the person's words.
@@ -119,7 +124,7 @@ public struct DoneSummary: Sendable, Equatable {
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, session, step, index, total, kind, text, options, hint, draft, required, type, confidence, message, code, file, line
-        case pre, post, delta, flow, startedAt = "started_at", answered, level, category, resources, region, pause
+        case pre, post, delta, flow, experiment, variation, startedAt = "started_at", answered, level, category, resources, region, pause
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -176,6 +181,11 @@ extension FlowEvent: Encodable {
             try c.encode(flow, forKey: .flow)
             try c.encode(startedAt, forKey: .startedAt)
             try c.encode(answered, forKey: .answered)
+        case .variant(let step, let experiment, let variation):
+            try c.encode("variant", forKey: .event)
+            try c.encode(step, forKey: .step)
+            try c.encode(experiment, forKey: .experiment)
+            try c.encode(variation, forKey: .variation)
         case .error(let code, let message, let file, let line):
             try c.encode("error", forKey: .event)
             try c.encode(code, forKey: .code)

@@ -8,10 +8,15 @@ public struct Localizer: Sendable, Equatable {
     /// A personality's tone overrides, by locale tag then key; at each step
     /// of the chain they win over that locale's own string.
     public let overrides: [String: [String: String]]
+    /// The person's experiment arms' overrides, by locale tag then key; at
+    /// each step of the chain they win over the personality and the locale
+    /// (a key an arm does not override falls back as usual).
+    public let variantStrings: [String: [String: String]]
 
-    public init(chain: [LocaleData], overrides: [String: [String: String]] = [:]) {
+    public init(chain: [LocaleData], overrides: [String: [String: String]] = [:], variantStrings: [String: [String: String]] = [:]) {
         self.chain = chain
         self.overrides = overrides
+        self.variantStrings = variantStrings
     }
 
     public var tag: String { chain.first?.tag ?? "en" }
@@ -29,6 +34,7 @@ public struct Localizer: Sendable, Equatable {
     /// The text for `key` from the first locale in the chain that has it.
     public func string(_ key: String) -> String? {
         for locale in chain {
+            if let s = variantStrings[locale.tag]?[key] { return s }
             if let s = overrides[locale.tag]?[key] { return s }
             if let s = locale.strings[key] { return s }
         }

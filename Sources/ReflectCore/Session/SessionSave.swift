@@ -36,10 +36,17 @@ public struct SessionSave: Sendable, Equatable, Codable {
     public var facts: UserFacts?
     /// Texts generated for the flow so far, by request id, as shown.
     public var generated: [GeneratedText]
+    /// The person's arms in the experiments that applied when the session
+    /// started (``VariantAssignment``): back, resume and crash recovery
+    /// show the same wording.
+    public var variants: [VariantAssignment]
+    /// Experiments whose exposure this session has recorded (once per
+    /// experiment and session).
+    public var exposed: [String]
 
     public init(flow: String, flowVersion: Int, seed: UInt64, now: String, locale: String = "en", mood: Mood? = nil,
                 answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = [], facts: UserFacts? = nil,
-                generated: [GeneratedText] = []) {
+                generated: [GeneratedText] = [], variants: [VariantAssignment] = [], exposed: [String] = []) {
         self.format = SessionSave.currentFormat
         self.flow = flow
         self.flowVersion = flowVersion
@@ -51,10 +58,12 @@ public struct SessionSave: Sendable, Equatable, Codable {
         self.drafts = drafts
         self.facts = facts
         self.generated = generated
+        self.variants = variants
+        self.exposed = exposed
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated
+        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated, variants, exposed
     }
 
     public init(from decoder: Decoder) throws {
@@ -79,6 +88,8 @@ public struct SessionSave: Sendable, Equatable, Codable {
         drafts = try c.decodeIfPresent([RecordedAnswer].self, forKey: .drafts) ?? []
         facts = try c.decodeIfPresent(UserFacts.self, forKey: .facts)
         generated = try c.decodeIfPresent([GeneratedText].self, forKey: .generated) ?? []
+        variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants) ?? []
+        exposed = try c.decodeIfPresent([String].self, forKey: .exposed) ?? []
     }
 
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
@@ -131,6 +142,18 @@ public struct SessionSave: Sendable, Equatable, Codable {
             }
             guard generatedIDs.insert(g.id).inserted else {
                 throw SaveValidationError(field: "generated[\(i)].id", reason: "id '\(g.id)' appears twice")
+            }
+        }
+        guard variants.count <= SessionLimits.maxAnswers, exposed.count <= SessionLimits.maxAnswers else {
+            throw SaveValidationError(field: "variants", reason: "more than \(SessionLimits.maxAnswers) experiments")
+        }
+        var experiments = Set<String>()
+        for (i, v) in variants.enumerated() {
+            guard ExperimentKey.isValid(v.experiment), ExperimentKey.isValid(v.variation) else {
+                throw SaveValidationError(field: "variants[\(i)]", reason: "not an experiment and variation id")
+            }
+            guard experiments.insert(v.experiment).inserted else {
+                throw SaveValidationError(field: "variants[\(i)].experiment", reason: "experiment '\(v.experiment)' appears twice")
             }
         }
         for (list, entries) in [("answers", answers), ("drafts", drafts)] {

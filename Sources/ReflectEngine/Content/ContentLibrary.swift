@@ -40,7 +40,14 @@ public struct ContentLibrary: Sendable {
     /// tags without a file are skipped. A personality's overrides sit above
     /// the locale strings; overrides whose placeholders differ from the
     /// string they replace are dropped (and reported by `reflect check`).
-    public func language(for tag: String, personality id: String? = nil) throws(EngineError) -> Language {
+    ///
+    /// `variants` are the person's experiment arms (from
+    /// ``assignments(for:sticky:)`` for a new session, from the save when
+    /// resuming): their strings sit above the personality's, under the same
+    /// placeholder rule, and an arm with a personality replaces `id`.
+    /// Arms of experiments that no longer exist are dropped (control text).
+    public func language(for tag: String, personality id: String? = nil,
+                         variants assignments: [VariantAssignment] = []) throws(EngineError) -> Language {
         var chain: [LocaleData] = []
         for t in Localizer.fallbackTags(for: tag) {
             if let data = try locale(t) { chain.append(data) }
@@ -59,15 +66,63 @@ public struct ContentLibrary: Sendable {
                 + (missing.count == 1 ? " " : "s ") + missing.map { "'\($0.key)'" }.joined(separator: ", ")
                 + " that Reflect shows itself (add it under `strings:` in locales/en.yaml, see docs/localization.md)")
         }
-        guard let id else { return try Language(chain: chain) }
-        var pack = try personality(id)
-        for (t, strings) in pack.strings {
-            guard let base = chain.first(where: { $0.tag == t }) else { continue }
-            pack.strings[t] = strings.filter { key, text in
-                base.strings[key].map { Template($0).arguments == Template(text).arguments } ?? false
+        func compatible(_ table: [String: [String: String]]) -> [String: [String: String]] {
+            var out: [String: [String: String]] = [:]
+            for (t, strings) in table {
+                guard let base = chain.first(where: { $0.tag == t }) else { continue }
+                out[t] = strings.filter { key, text in
+                    base.strings[key].map { Template($0).arguments == Template(text).arguments } ?? false
+                }
             }
+            return out
         }
-        return try Language(chain: chain, personality: pack)
+        let experiments = runnableExperiments().map(\.experiment)
+        var variants = ActiveVariants(assignments: assignments, experiments: experiments)
+        variants.strings = compatible(variants.strings)
+        var chosen = id
+        for a in variants.assignments {
+            if let arm = experiments.first(where: { $0.key == a.experiment })?.variations.first(where: { $0.id == a.variation }),
+               let p = arm.personality { chosen = p }
+        }
+        guard let chosen else { return try Language(chain: chain, variants: variants) }
+        var pack = try personality(chosen)
+        pack.strings = compatible(pack.strings)
+        return try Language(chain: chain, personality: pack, variants: variants)
+    }
+
+    // MARK: - Experiments
+
+    public var experimentsDirectory: URL { root.url.appendingPathComponent("experiments", isDirectory: true) }
+
+    /// Every `experiments/*.yaml`, sorted by name, each loaded or with its
+    /// error (file and line).
+    public func experimentFiles() -> [(name: String, result: Result<ExperimentFile, EngineError>)] {
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: experimentsDirectory.path)) ?? [])
+            .filter { $0.hasSuffix(".yaml") }.sorted()
+        return files.map { f in
+            let name = "experiments/\(f)"
+            let url = experimentsDirectory.appendingPathComponent(f)
+            return (name, Result { () throws(EngineError) -> ExperimentFile in try ExperimentFile.load(url, displayName: name) })
+        }
+    }
+
+    /// The experiments that load; a malformed file is left out here (its
+    /// people see control text) and reported by `reflect check`.
+    public func runnableExperiments() -> [ExperimentFile] {
+        var seen = Set<String>()
+        return experimentFiles().compactMap { try? $0.result.get() }.filter { seen.insert($0.experiment.key).inserted }
+    }
+
+    /// The person's arms for a session starting in `context`: each
+    /// applicable experiment's assignment, the stored (sticky) one first.
+    /// `sticky` returns the variation stored for (experiment, bucket version).
+    public func assignments(for context: ExperimentContext,
+                            sticky: (_ experiment: String, _ bucketVersion: Int) -> String? = { _, _ in nil }) -> [VariantAssignment] {
+        runnableExperiments().compactMap { file in
+            let e = file.experiment
+            guard e.applies(to: context) else { return nil }
+            return e.assign(context, sticky: sticky(e.key, e.bucketVersion))
+        }
     }
 
     public var personalitiesDirectory: URL { root.url.appendingPathComponent("personalities", isDirectory: true) }

@@ -17,12 +17,16 @@ public struct Language: Sendable {
     public let outputFilter: OutputFilter
     /// The personality whose tone overrides apply, if any.
     public let personality: String?
+    /// The person's experiment arms in this session (strings, `s:variant`,
+    /// exposures); ``ActiveVariants/none`` outside experiments.
+    public let variants: ActiveVariants
 
     public var tag: String { localizer.tag }
 
-    public init(chain: [LocaleData], personality: Personality? = nil) throws(EngineError) {
-        localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:])
+    public init(chain: [LocaleData], personality: Personality? = nil, variants: ActiveVariants = .none) throws(EngineError) {
+        localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:], variantStrings: variants.strings)
         self.personality = personality?.id
+        self.variants = variants
         if let source = localizer.distortionSource, let rules = source.distortions {
             do { detector = try DistortionDetector(rules, mode: source.matching) } catch {
                 throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "distortions: \(error)")

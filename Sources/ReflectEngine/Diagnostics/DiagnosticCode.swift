@@ -24,6 +24,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case localeStaleList = "L008"
     case localeMissingList = "L009"
     case personality = "P001"
+    case experimentMalformed = "X001"
+    case experimentUnknownKey = "X002"
+    case experimentPlaceholders = "X003"
+    case experimentWeights = "X004"
+    case experimentOverlap = "X005"
 
     /// A readable name, stable like the code: `reflect locales check`
     /// users know the locale findings by these (`locale.placeholders`).
@@ -51,6 +56,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .localeStaleList: "locale.stale_list"
         case .localeMissingList: "locale.missing_list"
         case .personality: "personality.invalid"
+        case .experimentMalformed: "experiment.invalid"
+        case .experimentUnknownKey: "experiment.unknown_key"
+        case .experimentPlaceholders: "experiment.placeholders"
+        case .experimentWeights: "experiment.weights"
+        case .experimentOverlap: "experiment.overlap"
         }
     }
 
@@ -59,7 +69,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList,
              .localeMissingList: .warning
         case .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
-             .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality: .error
+             .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality,
+             .experimentMalformed, .experimentUnknownKey, .experimentPlaceholders, .experimentWeights, .experimentOverlap: .error
         }
     }
 
@@ -87,6 +98,11 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .localeMissingList: "add the word list for this language (English is used meanwhile)"
         case .localeStaleList: "review the list against the English changes, then `reflect locales confirm TAG --lists`"
         case .personality: "fix the personality file at this line"
+        case .experimentMalformed: "fix the experiment file at this line (docs/experiments.md lists the fields)"
+        case .experimentUnknownKey: "use a key of locales/en.yaml, an existing locale and personality, or fix the spelling"
+        case .experimentPlaceholders: "keep exactly the control text's %@ / %1$@ placeholders in the variation's text"
+        case .experimentWeights: "give one weight per variation, summing to 1"
+        case .experimentOverlap: "stop one of them, or give both the same namespace id with disjoint ranges"
         }
     }
 }

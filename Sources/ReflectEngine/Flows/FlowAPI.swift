@@ -30,6 +30,9 @@ public struct FlowAPI {
         var required: Bool
         var counted: Bool
         var probe: Bool
+        /// Experiments the person is in whose arms vary a key this prompt
+        /// looked up (its exposure, see ``FlowEffect/exposure(step:experiment:variation:)``).
+        var experiments: [String] = []
     }
 
     /// What a running flow did that authoring tools care about.
@@ -61,6 +64,9 @@ public struct FlowAPI {
         var facts: UserFacts? { get }
         /// Records a coach record as an effect of the running step.
         func coach(_ record: CoachRecord) throws(LuaHostError)
+        /// `s:variant(key)`: the person's variation id in the experiment, or
+        /// its control's id when they are not in it; an unknown key throws.
+        func variant(_ experiment: String) throws(LuaHostError) -> String
     }
 
     static let sessionModule = "reflect.session"
@@ -105,7 +111,16 @@ public struct FlowAPI {
                 guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.prompt(try spec(kind, call.table(2), host.language, function: name, observe: host.observe))
+                var keys: [String] = []
+                var made = try spec(kind, call.table(2), host.language, function: name) { observation in
+                    if case .resolvedKey(let key) = observation { keys.append(key) }
+                    host.observe(observation)
+                }
+                let varied = host.language.variants.keys
+                var experiments: [String] = []
+                for key in keys { for e in varied[key] ?? [] where !experiments.contains(e) { experiments.append(e) } }
+                made.experiments = experiments
+                let token = try host.prompt(made)
                 return .yield([.integer(token)])
             })
         }
@@ -197,6 +212,10 @@ public struct FlowAPI {
                 let text = try FlowAPILimits.text(t["text"].stringValue ?? "", max: SessionLimits.maxTextBytes, "s:craving_note: 'text'")
                 try host.coach(.cravingNote(CravingNote(kind: kind, detail: detail, text: text)))
                 return .values([])
+            },
+            "variant": try helper("variant") { call, host in
+                let key = try FlowAPILimits.text(try call.string(2), max: FlowAPILimits.maxSourceTextBytes, "s:variant: the experiment key")
+                return .values([.string(try host.variant(key))])
             },
             "random": try helper("random") { call, host in
                 let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)

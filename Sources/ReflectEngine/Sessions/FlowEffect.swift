@@ -40,4 +40,9 @@ public enum FlowEffect: Sendable, Equatable {
     /// stored with the answer to `step` for the session's logical day.
     /// No event: what it stores shows in `reflect today` and the export.
     case coach(step: StepID, record: CoachRecord)
+    /// The prompt `step` uses the person's arm `variation` of `experiment`
+    /// (a varied key, the arm's personality, or a value the flow read with
+    /// `s:variant`). Produced with every such prompt; the session records
+    /// and announces it once per experiment and session, live only.
+    case exposure(step: StepID, experiment: String, variation: String)
 }

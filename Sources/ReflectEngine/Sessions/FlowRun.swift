@@ -30,6 +30,9 @@ final class FlowRun: FlowAPI.Host {
     /// and the effects it produced. Reset by every `advance`, returned by it.
     private var answering: StepID?
     private var effects: [FlowEffect] = []
+    /// Experiments the flow read with `s:variant` (the person is in them):
+    /// every prompt from then on uses them.
+    private var readExperiments: [String] = []
 
     init(source: FlowSource, language: Language, options: SessionOptions, seed: UInt64, clock: FlowClock, mood: Mood?,
          facts: UserFacts?) throws(EngineError) {
@@ -109,6 +112,12 @@ final class FlowRun: FlowAPI.Host {
                                    message: "flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
             }
             if spec.counted { countedSoFar += 1 }
+            // Every prompt using an arm carries its exposure; the session keeps one per experiment.
+            for a in language.variants.assignments
+            where spec.experiments.contains(a.experiment) || readExperiments.contains(a.experiment)
+                || language.variants.sessionWide.contains(a.experiment) {
+                effects.append(.exposure(step: spec.step, experiment: a.experiment, variation: a.variation))
+            }
         case .generate(let request):
             guard requested.insert(request.id).inserted else {
                 throw .invalidFlow(file: definition.file, line: nil,
@@ -144,6 +153,17 @@ final class FlowRun: FlowAPI.Host {
     }
 
     func random(in range: ClosedRange<Int64>) -> Int64 { generator.integer(in: range) }
+
+    func variant(_ experiment: String) throws(LuaHostError) -> String {
+        if let arm = language.variants.variation(of: experiment) {
+            if !readExperiments.contains(experiment) { readExperiments.append(experiment) }
+            return arm
+        }
+        if let control = language.variants.controls[experiment] { return control }
+        let known = language.variants.controls.keys.sorted()
+        throw LuaHostError("s:variant: unknown experiment '\(experiment)' (" + (known.isEmpty ? "no experiments/*.yaml"
+            : "known: \(known.joined(separator: ", "))") + ")")
+    }
 
     func distortion(in text: String) throws(LuaHostError) -> DistortionDetection {
         distortionCalls += 1

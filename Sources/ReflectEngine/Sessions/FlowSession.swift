@@ -52,6 +52,9 @@ public final class FlowSession {
     private var run: FlowRun
     private var spec: FlowAPI.PromptSpec?
     private var lenient = false
+    /// The exposures the standing prompt carries (from the drive that
+    /// reached it), for ``begin()`` and going back.
+    private var standingExposures: [VariantAssignment] = []
 
     /// Opens a session, replaying `save` if given.
     /// - Throws: ``EngineError``: `.lua` (syntax, runtime, budget, memory,
@@ -76,7 +79,8 @@ public final class FlowSession {
             throw .invalidSave(SaveValidationError(field: "flow", reason: "save is for '\(save.flow)', not '\(run.definition.id)'"))
         }
         let fresh = SessionSave(flow: run.definition.id, flowVersion: run.definition.version, seed: seed,
-                                now: clock.iso8601, locale: language.tag, mood: mood, facts: facts)
+                                now: clock.iso8601, locale: language.tag, mood: mood, facts: facts,
+                                variants: language.variants.assignments)
         let session = FlowSession(source: source, language: language, options: options, run: run, save: save ?? fresh)
         session.lenient = lenient
         try session.replay()
@@ -92,8 +96,19 @@ public final class FlowSession {
         self.sessionID = options.sessionID
     }
 
+    /// What a host shows when it opens the session, with the journal set:
+    /// records the standing prompt's experiment exposures that this session
+    /// has not recorded yet (``SessionJournal/exposed(_:)``), then
+    /// returns their `variant` events and ``openingEvents``.
+    /// - Throws: `.journal` when the exposures cannot be recorded (nothing
+    ///   is shown then).
+    public func begin() throws(EngineError) -> [FlowEvent] {
+        try exposeStanding() + openingEvents
+    }
+
     /// What a host shows when it opens the session: the standing prompt, or
-    /// `done` when the replay reached the end.
+    /// `done` when the replay reached the end. Records no exposure (see
+    /// ``begin()``).
     public var openingEvents: [FlowEvent] {
         current.map { [.prompt($0)] } ?? [.done(summary)]
     }
@@ -157,6 +172,7 @@ public final class FlowSession {
         }
         for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
         for case .coach(_, let record) in driven.effects { outcome.coach.append(record) }
+        outcome.exposures = newExposures(in: driven.effects)
         outcome.generated = unjournalledTexts
         if driven.next == nil { outcome.finished = summary }
         do {
@@ -232,6 +248,7 @@ public final class FlowSession {
     /// event (it was journalled with its answer before this is called).
     private func apply(_ effects: [FlowEffect], live: Bool) -> [FlowEvent] {
         var events: [FlowEvent] = []
+        standingExposures = []
         for effect in effects {
             switch effect {
             case .distortion(let step, let type, let confidence):
@@ -240,9 +257,38 @@ public final class FlowSession {
             case .coach:
                 // Journalled with its answer; nothing to rebuild, no event.
                 break
+            case .exposure(let step, let experiment, let variation):
+                // Replay only remembers what the standing prompt carries;
+                // live, the first of each experiment in this session is announced.
+                standingExposures.append(VariantAssignment(experiment: experiment, variation: variation))
+                if live, !save.exposed.contains(experiment) {
+                    save.exposed.append(experiment)
+                    events.append(.variant(step: step, experiment: experiment, variation: variation))
+                }
             }
         }
         return events
+    }
+
+    /// Exposures among `effects` this session has not recorded yet, one per experiment.
+    private func newExposures(in effects: [FlowEffect]) -> [VariantAssignment] {
+        var out: [VariantAssignment] = []
+        for case .exposure(_, let experiment, let variation) in effects
+        where !save.exposed.contains(experiment) && !out.contains(where: { $0.experiment == experiment }) {
+            let bucket = save.variants.first { $0.experiment == experiment }?.bucketVersion ?? 0
+            out.append(VariantAssignment(experiment: experiment, variation: variation, bucketVersion: bucket))
+        }
+        return out
+    }
+
+    /// Records and announces the standing prompt's new exposures.
+    private func exposeStanding() throws(EngineError) -> [FlowEvent] {
+        guard let prompt = current else { return [] }
+        let fresh = newExposures(in: standingExposures.map { .exposure(step: prompt.step, experiment: $0.experiment, variation: $0.variation) })
+        guard !fresh.isEmpty else { return [] }
+        try record { try $0.exposed(fresh) }
+        save.exposed += fresh.map(\.experiment)
+        return fresh.map { .variant(step: prompt.step, experiment: $0.experiment, variation: $0.variation) }
     }
 
     // MARK: - Replay and back
@@ -303,7 +349,7 @@ public final class FlowSession {
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
                           clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood, facts: save.facts)
         try replay()
-        return openingEvents
+        return try exposeStanding() + openingEvents
     }
 
     /// A save holds at most ``SessionLimits/maxAnswers`` drafts (the limit

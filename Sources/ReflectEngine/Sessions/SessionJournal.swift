@@ -17,6 +17,10 @@ public struct AnswerOutcome: Sendable {
     /// Coach records the flow made while taking it (prep marks, a new prep
     /// item, a craving note), for the session's logical day.
     public var coach: [CoachRecord] = []
+    /// Experiment arms first shown by the prompt this answer leads to
+    /// (once per experiment and session; a journal that resumes sessions
+    /// must keep them, or a resume counts them again).
+    public var exposures: [VariantAssignment] = []
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {
@@ -50,6 +54,9 @@ public protocol SessionJournal: AnyObject {
     func detected(_ type: DistortionType, step: StepID) throws
     func probed(step: StepID) throws
     func finished(_ summary: DoneSummary) throws
+    /// The prompt about to be shown when a session opens (or after going
+    /// back) is the first of this session to use these arms.
+    func exposed(_ exposures: [VariantAssignment]) throws
 }
 
 extension SessionJournal {
@@ -59,8 +66,11 @@ extension SessionJournal {
         try answered(answer, position: position, prompt: prompt, safety: outcome.safety)
         if outcome.probed { try probed(step: answer.step) }
         for d in outcome.distortions { try detected(d.type, step: d.step) }
+        if !outcome.exposures.isEmpty { try exposed(outcome.exposures) }
         if let summary = outcome.finished { try finished(summary) }
     }
+
+    public func exposed(_ exposures: [VariantAssignment]) throws {}
 }
 
 /// The journal of a session that stores nothing (`reflect dev`, the flow

@@ -4,8 +4,10 @@ import ReflectCore
 /// draft) and per generated text (`step` is the request, `answer` the text
 /// shown) with its session's columns, then one row per mood entry, then the
 /// coach's rows (`setting`, `prep_item`, `prep_mark`, `craving_note`; see
-/// docs/storage.md). The `record` column says which (`answer`, `draft`,
-/// `generated`, `mood`, …). For spreadsheets;
+/// docs/storage.md), then one row per experiment exposure (`step` is the
+/// experiment, `answer` the variation, `started_at` the exposure's time).
+/// The `record` column says which (`answer`, `draft`, `generated`, `mood`,
+/// `exposure`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -31,6 +33,9 @@ extension ExportDocument {
             rows.append(["mood", m.sessionID ?? "", "", "", "", "", "", "", "", "", "", "", "", "", "", m.user, m.day, m.mood, m.note ?? ""])
         }
         rows += coachCSVRows()
+        for e in experimentExposures ?? [] {
+            rows.append(["exposure", e.sessionID ?? "", "", "", "", e.at, "", "", "", "", e.experiment, "", "", e.variant, "", e.user, "", "", ""])
+        }
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 

@@ -23,9 +23,13 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     /// (`session 1f2e…: answer 'thought': …`). Absent when empty; ignored
     /// by import.
     public var problems: [String]?
+    /// Experiment exposures and sticky arms (docs/experiments.md); absent
+    /// in exports from before experiments, which still import.
+    public var experimentExposures: [ExportedExposure]?
+    public var experimentAssignments: [ExportedAssignment]?
 
     public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], coach: ExportedCoach = ExportedCoach(),
-                problems: [String] = []) {
+                problems: [String] = [], experimentExposures: [ExportedExposure] = [], experimentAssignments: [ExportedAssignment] = []) {
         format = ExportDocument.formatName
         version = ExportDocument.currentVersion
         self.exportedAt = exportedAt
@@ -33,11 +37,14 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         self.moodEntries = moodEntries
         self.coach = coach
         self.problems = problems.isEmpty ? nil : problems
+        self.experimentExposures = experimentExposures
+        self.experimentAssignments = experimentAssignments
     }
 
     enum CodingKeys: String, CodingKey {
         case format, version, sessions, problems, coach
         case exportedAt = "exported_at", moodEntries = "mood_entries"
+        case experimentExposures = "experiment_exposures", experimentAssignments = "experiment_assignments"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -49,6 +56,53 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         moodEntries = try c.decode([ExportedMoodEntry].self, forKey: .moodEntries)
         coach = try c.decodeIfPresent(ExportedCoach.self, forKey: .coach) ?? ExportedCoach()
         problems = try c.decodeIfPresent([String].self, forKey: .problems)
+        experimentExposures = try c.decodeIfPresent([ExportedExposure].self, forKey: .experimentExposures)
+        experimentAssignments = try c.decodeIfPresent([ExportedAssignment].self, forKey: .experimentAssignments)
+    }
+}
+
+/// A person was shown a prompt using their arm of an experiment (ids only).
+public struct ExportedExposure: Codable, Sendable, Equatable {
+    public var user: String
+    public var experiment: String
+    public var variant: String
+    /// Nil when the session was deleted.
+    public var sessionID: String?
+    public var at: String
+
+    public init(user: String, experiment: String, variant: String, sessionID: String?, at: String) {
+        self.user = user
+        self.experiment = experiment
+        self.variant = variant
+        self.sessionID = sessionID
+        self.at = at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, experiment, variant, at
+        case sessionID = "session_id"
+    }
+}
+
+/// A person's sticky arm in an experiment, per bucket version.
+public struct ExportedAssignment: Codable, Sendable, Equatable {
+    public var user: String
+    public var experiment: String
+    public var bucketVersion: Int
+    public var variant: String
+    public var assignedAt: String
+
+    public init(user: String, experiment: String, bucketVersion: Int, variant: String, assignedAt: String) {
+        self.user = user
+        self.experiment = experiment
+        self.bucketVersion = bucketVersion
+        self.variant = variant
+        self.assignedAt = assignedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, experiment, variant
+        case bucketVersion = "bucket_version", assignedAt = "assigned_at"
     }
 }
 
@@ -84,9 +138,11 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     /// The texts generated for the session's flow, as shown. Empty in
     /// exports from before they were exported.
     public var generated: [ExportedGeneratedText]
+    /// The session's experiment arms (absent when none, and in older exports).
+    public var variants: [VariantAssignment]?
 
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated, variants
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
 
@@ -136,6 +192,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         events = try c.decode([ExportedEvent].self, forKey: .events)
         facts = try c.decodeIfPresent(String.self, forKey: .facts)
         generated = try c.decodeIfPresent([ExportedGeneratedText].self, forKey: .generated) ?? []
+        variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -159,6 +216,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         try c.encode(events, forKey: .events)
         try c.encodeIfPresent(facts, forKey: .facts)
         if !generated.isEmpty { try c.encode(generated, forKey: .generated) }
+        try c.encodeIfPresent(variants, forKey: .variants)
     }
 }
 
@@ -323,6 +381,7 @@ extension ExportDocument {
             throw .invalidImport(record: "file", field: "version", reason: "unsupported version \(version)")
         }
         try coach.validate()
+        try validateExperimentRows()
         var ids = Set<String>()
         for (i, s) in sessions.enumerated() {
             let r = "sessions[\(i)]"
@@ -435,6 +494,38 @@ extension ExportDocument {
             return marks.count > 100 || marks.keys.contains { $0.isEmpty || $0.utf8.count > 64 || $0.utf8.contains(0) } ? "not a checklist" : nil
         default:
             return "not an answer to a \(kind.rawValue) question"
+        }
+    }
+}
+
+extension ExportDocument {
+    /// Experiment rows: ids and times only, each checked before anything is written.
+    func validateExperimentRows() throws(StoreError) {
+        func id(_ s: String) -> Bool { ExperimentKey.isValid(s) }
+        for (i, e) in (experimentExposures ?? []).enumerated() {
+            let r = "experiment_exposures[\(i)]"
+            guard !e.user.isEmpty, e.user.count <= 64, !e.user.utf8.contains(0) else {
+                throw .invalidImport(record: r, field: "user", reason: "must be 1 to 64 characters")
+            }
+            guard id(e.experiment), id(e.variant) else { throw .invalidImport(record: r, field: "experiment", reason: "not an experiment and variant id") }
+            guard FlowClock(iso8601: e.at) != nil else { throw .invalidImport(record: r, field: "at", reason: "not an ISO-8601 time with offset") }
+        }
+        for (i, a) in (experimentAssignments ?? []).enumerated() {
+            let r = "experiment_assignments[\(i)]"
+            guard !a.user.isEmpty, a.user.count <= 64, !a.user.utf8.contains(0) else {
+                throw .invalidImport(record: r, field: "user", reason: "must be 1 to 64 characters")
+            }
+            guard id(a.experiment), id(a.variant), a.bucketVersion >= 0 else {
+                throw .invalidImport(record: r, field: "experiment", reason: "not an experiment and variant id, or a negative bucket version")
+            }
+            guard FlowClock(iso8601: a.assignedAt) != nil else {
+                throw .invalidImport(record: r, field: "assigned_at", reason: "not an ISO-8601 time with offset")
+            }
+        }
+        for (i, s) in sessions.enumerated() {
+            for (j, v) in (s.variants ?? []).enumerated() where !id(v.experiment) || !id(v.variation) {
+                throw .invalidImport(record: "sessions[\(i)]", field: "variants[\(j)]", reason: "not an experiment and variation id")
+            }
         }
     }
 }

@@ -31,10 +31,14 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     /// The person's facts when the session started (the engine's
     /// `UserFacts`, JSON), replayed on resume; nil when none were given.
     public var facts: String?
+    /// The person's experiment arms for this session (the engine's
+    /// `SessionSave.variants`, JSON); nil when none.
+    public var variants: String?
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
                 mood: Mood?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
-                status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil) {
+                status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil,
+                variants: String? = nil) {
         self.id = id
         self.flowID = flowID
         self.flowVersion = flowVersion
@@ -50,12 +54,13 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.pre = pre
         self.post = post
         self.facts = facts
+        self.variants = variants
     }
 
     public var seedValue: UInt64 { UInt64(bitPattern: seed) }
 
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post, facts
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, facts, variants
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
 
