@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 6
+    static let schemaVersion = 7
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -232,6 +232,14 @@ enum Migrations {
                           columns: ["experiment", "user", "variant", "completed", "intensity_change", "returned"])
             try db.create(index: "experiment_exposure_session", on: "experiment_exposure", columns: ["session_id"])
             try db.execute(sql: "PRAGMA user_version = 6")
+        }
+        register("v7: indexes for a person's sessions by start") { db in
+            // `history` (a person's sessions, newest first) and every `run`
+            // (a person's unfinished sessions of a flow) read an index range
+            // instead of sorting all sessions: independent of history size.
+            try db.create(index: "session_user_started", on: "session", columns: ["user", "started_at"], ifNotExists: true)
+            try db.create(index: "session_user_status_started", on: "session", columns: ["user", "status", "started_at"], ifNotExists: true)
+            try db.execute(sql: "PRAGMA user_version = 7")
         }
         return m
     }

@@ -34,35 +34,57 @@ extension Store {
             var problems: [String] = []
             var out: [ExportedSession] = []
             let sessions = try Row.fetchAll(db, sql: "SELECT * FROM session ORDER BY started_at, id")
+            // One query per table, rows grouped by session in the order the
+            // export lists them. Each child row is read as stored
+            // (``ExportedAnswer`` etc. keep closed-set values as text), then
+            // as a typed record: a value this version does not know is
+            // reported, and kept. Problems are kept with their session so
+            // that they read in session order.
+            struct Group<T> {
+                var rows: [T] = []
+                var problems: [String] = []
+            }
+            func readRows<T: FetchableRecord, Typed: FetchableRecord>(_ request: SQLRequest<Row>, as _: Typed.Type,
+                                                                      _ what: (Row) -> String) throws -> [String: Group<T>] {
+                var groups: [String: Group<T>] = [:]
+                let cursor = try Row.fetchCursor(db, request)
+                while let row = try cursor.next() {
+                    let stored: DatabaseValue = row["session_id"]
+                    let id = String.fromDatabaseValue(stored) ?? stored.description
+                    do {
+                        groups[id, default: Group()].rows.append(try T(row: row))
+                    } catch {
+                        groups[id, default: Group()].problems.append("session \(id): \(what(row)): cannot be read (\(Store.reason(error))); left out")
+                        continue
+                    }
+                    do { _ = try Typed(row: row) } catch {
+                        groups[id, default: Group()].problems.append(
+                            "session \(id): \(what(row)): a value this version does not know (\(Store.reason(error))); exported as stored")
+                    }
+                }
+                return groups
+            }
+            let answers: [String: Group<ExportedAnswer>] = try readRows(
+                "SELECT * FROM answer ORDER BY session_id, \(AnswerRecord.logOrder), position, step", as: AnswerRecord.self) {
+                    "answer \(Store.label($0["step"]))" }
+            let distortions: [String: Group<ExportedDistortion>] = try readRows(
+                "SELECT * FROM distortion ORDER BY session_id, step", as: DistortionRecord.self) { "distortion of \(Store.label($0["step"]))" }
+            let events: [String: Group<ExportedEvent>] = try readRows(
+                "SELECT * FROM session_event ORDER BY session_id, id", as: SessionEventRecord.self) { "event \(Store.label($0["id"]))" }
+            let generated: [String: Group<ExportedGeneratedText>] = try readRows(
+                "SELECT * FROM generated_text ORDER BY session_id, at, request", as: GeneratedTextRecord.self) {
+                    "generated text \(Store.label($0["request"]))" }
             for row in sessions {
                 guard var exported = Store.exportedSession(row, problems: &problems) else { continue }
                 let id = exported.id
-                // Each child row is read as stored (``ExportedAnswer`` etc.
-                // keep closed-set values as text), then as a typed record:
-                // a value this version does not know is reported, and kept.
-                func readRows<T: FetchableRecord, Typed: FetchableRecord>(_ request: SQLRequest<Row>, as _: Typed.Type,
-                                                                          _ what: (Row) -> String) throws -> [T] {
-                    try Row.fetchAll(db, request).compactMap { row in
-                        let stored: T
-                        do { stored = try T(row: row) } catch {
-                            problems.append("session \(id): \(what(row)): cannot be read (\(Store.reason(error))); left out")
-                            return nil
-                        }
-                        do { _ = try Typed(row: row) } catch {
-                            problems.append("session \(id): \(what(row)): a value this version does not know (\(Store.reason(error))); exported as stored")
-                        }
-                        return stored
-                    }
-                }
-                exported.answers = try readRows(
-                    "SELECT * FROM answer WHERE session_id = \(id) ORDER BY \(AnswerRecord.logOrder), position, step", as: AnswerRecord.self) {
-                        "answer \(Store.label($0["step"]))" }
-                exported.distortions = try readRows("SELECT * FROM distortion WHERE session_id = \(id) ORDER BY step", as: DistortionRecord.self) {
-                    "distortion of \(Store.label($0["step"]))" }
-                exported.events = try readRows("SELECT * FROM session_event WHERE session_id = \(id) ORDER BY id", as: SessionEventRecord.self) {
-                    "event \(Store.label($0["id"]))" }
-                exported.generated = try readRows("SELECT * FROM generated_text WHERE session_id = \(id) ORDER BY at, request",
-                                                  as: GeneratedTextRecord.self) { "generated text \(Store.label($0["request"]))" }
+                exported.answers = answers[id]?.rows ?? []
+                problems += answers[id]?.problems ?? []
+                exported.distortions = distortions[id]?.rows ?? []
+                problems += distortions[id]?.problems ?? []
+                exported.events = events[id]?.rows ?? []
+                problems += events[id]?.problems ?? []
+                exported.generated = generated[id]?.rows ?? []
+                problems += generated[id]?.problems ?? []
                 if let json = row["variants"] as String?, let data = json.data(using: .utf8) {
                     if let decoded = try? JSONDecoder().decode([VariantAssignment].self, from: data) {
                         exported.variants = decoded.isEmpty ? nil : decoded

@@ -132,9 +132,24 @@ public final class Store: Sendable {
         }
     }
 
-    /// Runs a write transaction, mapping SQLite errors.
+    /// Runs a write transaction (`BEGIN IMMEDIATE`, as GRDB's own write),
+    /// mapping SQLite errors. BEGIN and COMMIT are prepared once per
+    /// connection, not parsed again for every answer; on any error the
+    /// transaction is rolled back and nothing of `body` is kept.
     func write<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try writer.write(body) } catch { throw StoreError.mapping(error, path: path) }
+        do {
+            return try writer.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+                do {
+                    let result = try body(db)
+                    try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+                    return result
+                } catch {
+                    if db.isInsideTransaction { try? db.rollback() }
+                    throw error
+                }
+            }
+        } catch { throw StoreError.mapping(error, path: path) }
     }
 
     func read<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {

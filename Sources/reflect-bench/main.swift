@@ -19,6 +19,10 @@
 //                                    lines with the English locale's distortion
 //                                    rules (confidence, negation, quotation)
 //   reflect-bench safety N SENTENCES CONTENT   the safety gate over N lines
+//   reflect-bench safety-sized N SENTENCES CONTENT PHRASES BYTES   the gate with
+//                                    the English lists grown to PHRASES crisis
+//                                    phrases (distinct filler phrases added), over
+//                                    N texts of about BYTES bytes (lines joined)
 //   reflect-bench write N DBPATH     N durable answer writes, one transaction each
 //   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
 //   reflect-bench noop               start and exit (startup baseline)
@@ -200,6 +204,39 @@ do {
         }
         let dt = Date().timeIntervalSince(start)
         print("mode=safety texts=\(count) flagged=\(flagged) loop=\(String(format: "%.3f", dt)) s texts/s=\(Int(Double(count) / max(dt, 1e-9)))")
+    case "safety-sized":
+        guard args.count >= 7, let n = Int(args[2]), let phrases = Int(args[5]), let size = Int(args[6]) else {
+            fail("safety-sized N SENTENCES CONTENT PHRASES BYTES")
+        }
+        guard var data = try ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[4]))).locale("en")?.safety else { fail("no English safety lists") }
+        // Filler phrases that never occur in the sentences, built from a
+        // few words so that they share prefixes the way real lists do.
+        let words = ["quorble", "zint", "plom", "vark", "snee", "drub", "yelt", "fomp", "glish", "trave"]
+        var have = data.phrases.values.reduce(0) { $0 + $1.count }
+        var k = 0
+        while have < phrases {
+            data.phrases["crisis", default: []].append("\(words[k % 10]) \(words[(k / 10) % 10]) \(words[(k / 100) % 10]) \(k)")
+            k += 1
+            have += 1
+        }
+        let gate = try SafetyGate(data)
+        let text = try String(contentsOfFile: args[3], encoding: .utf8)
+        var texts: [String] = []
+        var current = ""
+        // The same 500 texts whatever N, so that building them cancels out of
+        // (Ir(N) - Ir(0)) / N.
+        forEachLine(of: text, limit: 500 * max(1, size / 40) + 1) { line in
+            if texts.count >= 500 { return }
+            current += current.isEmpty ? line : " " + line
+            if current.utf8.count >= size {
+                texts.append(String(current.utf8.prefix(size)) ?? current)
+                current = ""
+            }
+        }
+        guard !texts.isEmpty else { fail("no texts") }
+        var flagged = 0
+        for i in 0..<n where gate.check(texts[i % texts.count]) != .ok { flagged += 1 }
+        print("mode=safety-sized phrases=\(have) bytes=\(size) texts=\(texts.count) flagged=\(flagged)")
     case "write":
         guard args.count >= 4, let n = Int(args[2]) else { fail("write N DBPATH") }
         let store = try Store(path: args[3])

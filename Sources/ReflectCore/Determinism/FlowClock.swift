@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The injected clock: the one instant a session treats as "now", with the
 /// person's UTC offset, so morning/evening logic is testable at any hour.
@@ -15,9 +16,7 @@ public struct FlowClock: Sendable, Equatable {
     /// Parses `2026-11-22T08:30:00+01:00` or `...Z`. The offset is kept: it
     /// decides the local hour and day.
     public init?(iso8601 text: String) {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        guard let date = f.date(from: text) else { return nil }
+        guard let date = FlowClock.formatter.withLock({ $0.date(from: text) }) else { return nil }
         let offset: Int
         if text.hasSuffix("Z") || text.hasSuffix("z") {
             offset = 0
@@ -38,11 +37,21 @@ public struct FlowClock: Sendable, Equatable {
 
     /// ISO-8601 with the offset, second precision.
     public var iso8601: String {
+        let zone = TimeZone(secondsFromGMT: utcOffsetSeconds)
+        return FlowClock.formatter.withLock { f in
+            f.timeZone = zone
+            return f.string(from: date)
+        }
+    }
+
+    /// One formatter for every timestamp read and written (creating one
+    /// costs far more than using it: an import of 100,000 answers spent most
+    /// of its time there). Formatters are not thread-safe, hence the lock.
+    private static let formatter: Mutex<ISO8601DateFormatter> = {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
-        f.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds)
-        return f.string(from: date)
-    }
+        return Mutex(f)
+    }()
 
     /// Local calendar fields at the session's offset.
     public var local: LocalTime {

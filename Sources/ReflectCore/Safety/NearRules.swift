@@ -109,13 +109,64 @@ struct NearRules: Sendable {
         self.mode = mode
     }
 
+    private init(plain: Compiled, squeezed: Compiled, categories: [SafetyCategory], mode: PhraseMatcher.Mode) {
+        self.plain = plain
+        self.squeezed = squeezed
+        self.categories = categories
+        self.mode = mode
+    }
+
+    /// Appends the compiled rules (see ``SafetyGate/compiled()``).
+    func write(to out: inout [UInt8]) {
+        CompiledBytes.append(mode == .wordBoundary ? 0 : 1, to: &out)
+        CompiledBytes.append(UInt32(categories.count), to: &out)
+        for c in categories { CompiledBytes.append(c.rawValue, to: &out) }
+        for compiled in [plain, squeezed] {
+            compiled.matcher.write(to: &out)
+            CompiledBytes.append(UInt32(compiled.members.count), to: &out)
+            for m in compiled.members {
+                CompiledBytes.append(UInt32(m.count), to: &out)
+                for code in m { CompiledBytes.append(UInt32(bitPattern: code), to: &out) }
+            }
+        }
+    }
+
+    /// Reads what ``write(to:)`` wrote; nil unless every rule index is in range.
+    init?(reading b: UnsafeRawBufferPointer, at offset: inout Int) {
+        guard let m = CompiledBytes.uint32(b, &offset), m <= 1, let n = CompiledBytes.uint32(b, &offset), n < 1 << 20 else { return nil }
+        var categories: [SafetyCategory] = []
+        for _ in 0..<n {
+            guard let name = CompiledBytes.string(b, &offset), let c = SafetyCategory(rawValue: name) else { return nil }
+            categories.append(c)
+        }
+        var both: [Compiled] = []
+        for _ in 0..<2 {
+            guard let matcher = PhraseMatcher(reading: b, at: &offset), let count = CompiledBytes.uint32(b, &offset),
+                  Int(count) == matcher.categories.count else { return nil }
+            var members: [[Int32]] = []
+            for _ in 0..<count {
+                guard let k = CompiledBytes.uint32(b, &offset), k <= 2 * n else { return nil }
+                var codes: [Int32] = []
+                for _ in 0..<k {
+                    guard let code = CompiledBytes.uint32(b, &offset), code < 2 * n else { return nil }
+                    codes.append(Int32(code))
+                }
+                members.append(codes)
+            }
+            both.append(Compiled(matcher: matcher, members: members))
+        }
+        self.init(plain: both[0], squeezed: both[1], categories: categories, mode: m == 0 ? .wordBoundary : .substring)
+    }
+
     /// The categories of the rules that match normalised text `t` (the
     /// squeezed variant's terms when `squeezed`), each at most once.
     func matches(in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool, negation: PhraseMatcher?) -> [SafetyCategory] {
         let compiled = useSqueezed ? squeezed : plain
+        let occurrences = compiled.matcher.occurrences(normalized: t)
+        if occurrences.isEmpty { return [] }
         var left = [(start: Int, end: Int)?](repeating: nil, count: categories.count)
         var found: [SafetyCategory] = []
-        for o in compiled.matcher.occurrences(normalized: t) {
+        for o in occurrences {
             for code in compiled.members[o.category] {
                 let r = Int(code >> 1)
                 if code & 1 == 0 {

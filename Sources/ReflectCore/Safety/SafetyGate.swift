@@ -27,7 +27,8 @@ import Foundation
 public struct SafetyGate: Sendable {
     /// One locale's lists, matched in that locale's mode (a Japanese
     /// substring list never makes English phrases match inside words).
-    struct Layer: Sendable {
+    /// (A class: checking a text reads its layers without copying them.)
+    final class Layer: Sendable {
         let plain: PhraseMatcher
         let squeezed: PhraseMatcher
         let benignPlain: PhraseMatcher?
@@ -35,11 +36,28 @@ public struct SafetyGate: Sendable {
         let negation: PhraseMatcher?
         let negationSqueezed: PhraseMatcher?
         let categories: [SafetyCategory]
+        /// Each category's rank in ``SafetyCategory`` order (most urgent 0).
+        let ranks: [Int]
         /// Proximity rules (`"{abuser} ... {hit}"`), nil when the locale has none.
         let near: NearRules?
+
+        init(plain: PhraseMatcher, squeezed: PhraseMatcher, benignPlain: PhraseMatcher?, benignSqueezed: PhraseMatcher?,
+             negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?, categories: [SafetyCategory], near: NearRules?) {
+            self.plain = plain
+            self.squeezed = squeezed
+            self.benignPlain = benignPlain
+            self.benignSqueezed = benignSqueezed
+            self.negation = negation
+            self.negationSqueezed = negationSqueezed
+            self.categories = categories
+            self.ranks = categories.map { c in SafetyCategory.allCases.firstIndex(of: c) ?? 0 }
+            self.near = near
+        }
     }
 
-    private let layers: [Layer]
+    let layers: [Layer]
+
+    init(compiledLayers: [Layer]) { layers = compiledLayers }
     /// The longest look-back for a negation (three words, at most this many bytes).
     static let negationWindowBytes = 160
 
@@ -123,10 +141,10 @@ public struct SafetyGate: Sendable {
                 for layer in layers {
                     let matcher = squeezed ? layer.squeezed : layer.plain
                     let negation = squeezed ? layer.negationSqueezed : layer.negation
-                    for o in matcher.occurrences(normalized: view) {
-                        guard let rank = SafetyCategory.allCases.firstIndex(of: layer.categories[o.category]) else { continue }
-                        if let best, best <= rank { continue }
-                        if let negation, SafetyGate.negated(before: o.start, in: view, by: negation) { continue }
+                    matcher.forEachOccurrence(normalized: view) { start, _, category in
+                        let rank = layer.ranks[category]
+                        if let best, best <= rank { return }
+                        if let negation, SafetyGate.negated(before: start, in: view, by: negation) { return }
                         best = rank
                     }
                     for category in layer.near?.matches(in: view, squeezed: squeezed, negation: negation) ?? [] {

@@ -6,7 +6,13 @@ public struct ContentLibrary: Sendable {
     public let root: ContentRoot
     public var catalog: FlowCatalog { FlowCatalog(root: root) }
 
-    public init(root: ContentRoot) { self.root = root }
+    /// Where compiled safety gates are kept between runs (``CompiledCache``).
+    public var cache: CompiledCache
+
+    public init(root: ContentRoot, cache: CompiledCache = .standard) {
+        self.root = root
+        self.cache = cache
+    }
 
     public var localesDirectory: URL { root.url.appendingPathComponent("locales", isDirectory: true) }
 
@@ -19,21 +25,45 @@ public struct ContentLibrary: Sendable {
     /// The locale file for `tag` as written, or nil when there is none.
     /// Malformed files throw with file and line.
     public func document(_ tag: String) throws(EngineError) -> LocaleDocument? {
-        let url = localesDirectory.appendingPathComponent("\(tag).yaml")
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let doc = try LocaleFile.load(url, displayName: "locales/\(tag).yaml")
-        guard doc.tag == tag else {
-            throw .invalidContent(file: "locales/\(tag).yaml", line: 1, message: "declares 'locale: \(doc.tag)', expected '\(tag)'")
-        }
-        return doc
+        try document(tag, runtime: false)
     }
 
     /// What the runtime shows for `tag`: for a translation, only its
     /// translated entries (judged against English); nil when there is no file.
     public func locale(_ tag: String) throws(EngineError) -> LocaleData? {
-        guard let doc = try document(tag) else { return nil }
-        if doc.isSource { return doc.runtimeData(source: nil) }
-        return doc.runtimeData(source: try document("en"))
+        var read = DocumentMemo(library: self, runtime: false)
+        return try read.locale(tag)
+    }
+
+    /// Locale files read once per ``language(for:personality:)``: English
+    /// is both the last locale of every chain and every translation's source.
+    private struct DocumentMemo {
+        let library: ContentLibrary
+        let runtime: Bool
+        var read: [String: LocaleDocument?] = [:]
+
+        mutating func document(_ tag: String) throws(EngineError) -> LocaleDocument? {
+            if let known = read[tag] { return known }
+            let doc = try library.document(tag, runtime: runtime)
+            read[tag] = doc
+            return doc
+        }
+
+        mutating func locale(_ tag: String) throws(EngineError) -> LocaleData? {
+            guard let doc = try document(tag) else { return nil }
+            if doc.isSource { return doc.runtimeData(source: nil) }
+            return doc.runtimeData(source: try document("en"))
+        }
+    }
+
+    private func document(_ tag: String, runtime: Bool) throws(EngineError) -> LocaleDocument? {
+        let url = localesDirectory.appendingPathComponent("\(tag).yaml")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let doc = try LocaleFile.load(url, displayName: "locales/\(tag).yaml", runtime: runtime)
+        guard doc.tag == tag else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: 1, message: "declares 'locale: \(doc.tag)', expected '\(tag)'")
+        }
+        return doc
     }
 
     /// The language for `tag` along its fallback chain (`pt-BR → pt → en`);
@@ -46,11 +76,26 @@ public struct ContentLibrary: Sendable {
     /// resuming): their strings sit above the personality's, under the same
     /// placeholder rule, and an arm with a personality replaces `id`.
     /// Arms of experiments that no longer exist are dropped (control text).
+    ///
+    /// Files are read for running only (no translator comments, lists
+    /// checked by compiling them); when a list does not compile, the files
+    /// are read again with every check, so the error names file and line.
     public func language(for tag: String, personality id: String? = nil,
                          variants assignments: [VariantAssignment] = []) throws(EngineError) -> Language {
+        do {
+            return try language(for: tag, personality: id, variants: assignments, runtime: true)
+        } catch {
+            _ = try language(for: tag, personality: id, variants: assignments, runtime: false)
+            throw error
+        }
+    }
+
+    private func language(for tag: String, personality id: String?, variants assignments: [VariantAssignment],
+                          runtime: Bool) throws(EngineError) -> Language {
+        var read = DocumentMemo(library: self, runtime: runtime)
         var chain: [LocaleData] = []
         for t in Localizer.fallbackTags(for: tag) {
-            if let data = try locale(t) { chain.append(data) }
+            if let data = try read.locale(t) { chain.append(data) }
         }
         guard chain.contains(where: { $0.safety != nil }) else {
             // Safety is not optional: without lists, crisis language would go unnoticed.
@@ -84,10 +129,10 @@ public struct ContentLibrary: Sendable {
             if let arm = experiments.first(where: { $0.key == a.experiment })?.variations.first(where: { $0.id == a.variation }),
                let p = arm.personality { chosen = p }
         }
-        guard let chosen else { return try Language(chain: chain, variants: variants) }
+        guard let chosen else { return try Language(chain: chain, variants: variants, cache: cache) }
         var pack = try personality(chosen)
         pack.strings = compatible(pack.strings)
-        return try Language(chain: chain, personality: pack, variants: variants)
+        return try Language(chain: chain, personality: pack, variants: variants, cache: cache)
     }
 
     // MARK: - Experiments

@@ -23,7 +23,10 @@ public struct Language: Sendable {
 
     public var tag: String { localizer.tag }
 
-    public init(chain: [LocaleData], personality: Personality? = nil, variants: ActiveVariants = .none) throws(EngineError) {
+    /// `cache`: where a compiled safety gate may be kept between runs
+    /// (``CompiledCache``); by default every list is compiled.
+    public init(chain: [LocaleData], personality: Personality? = nil, variants: ActiveVariants = .none,
+                cache: CompiledCache = .none) throws(EngineError) {
         localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:], variantStrings: variants.strings)
         self.personality = personality?.id
         self.variants = variants
@@ -51,7 +54,8 @@ public struct Language: Sendable {
             data.resources.values.flatMap { $0 } + data.helplines.values.flatMap { $0.values.flatMap { $0 } }
         })
         do {
-            safety = try SafetyGate(layers: layers.isEmpty ? [(SafetyData(), .wordBoundary)] : layers)
+            safety = try cache.gate(layers.isEmpty ? [(SafetyData(), .wordBoundary)] : layers,
+                                    name: chain.map(\.tag).joined(separator: "-"))
             outputFilter = try OutputFilter(layers: layers, allowedNumbers: numbers)
         } catch {
             throw .invalidContent(file: "locales/\(localizer.tag).yaml", line: nil, message: "safety: \(error)")

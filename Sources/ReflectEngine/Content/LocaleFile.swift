@@ -31,12 +31,16 @@ import Yams
 package enum LocaleFile {
     package static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety"]
 
-    package static func load(_ url: URL, displayName: String) throws(EngineError) -> LocaleDocument {
+    /// `runtime`: for running sessions only. Skips what only translators and
+    /// `reflect check` need (the header, comments above keys, and checking
+    /// the word lists, which compiling them checks again); a file that
+    /// fails to compile is re-read without `runtime` to name the line.
+    package static func load(_ url: URL, displayName: String, runtime: Bool = false) throws(EngineError) -> LocaleDocument {
         let text: String
         do { text = try String(contentsOf: url, encoding: .utf8) } catch {
             throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
         }
-        return try document(text, file: displayName)
+        return try document(text, file: displayName, runtime: runtime)
     }
 
     /// A single file read on its own, every string included (as if it were
@@ -48,10 +52,12 @@ package enum LocaleFile {
         return data
     }
 
-    package static func document(_ text: String, file: String) throws(EngineError) -> LocaleDocument {
+    package static func document(_ text: String, file: String, runtime: Bool = false) throws(EngineError) -> LocaleDocument {
         let doc = try YAMLDocument(text: text, file: file)
         var out = LocaleDocument(file: file)
-        out.header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }.map(String.init)
+        if !runtime {
+            out.header = text.split(separator: "\n", omittingEmptySubsequences: false).prefix { $0.hasPrefix("#") }.map(String.init)
+        }
         for (key, keyNode, value) in try doc.mapping(doc.root, "a locale file") {
             out.sectionLines[key] = keyNode.mark?.line
             switch key {
@@ -64,16 +70,16 @@ package enum LocaleFile {
                 out.matching = mode
             case "strings": try strings(value, doc, into: &out)
             case "probe": out.probe = try probe(value, doc)
-            case "distortions": out.distortions = try distortions(value, doc)
+            case "distortions": out.distortions = try distortions(value, doc, validate: !runtime)
             case "answer_words": out.answerWords = try answerWords(value, doc)
-            case "safety": out.safety = try safety(value, doc)
+            case "safety": out.safety = try safety(value, doc, validate: !runtime)
             default:
                 throw doc.fail(keyNode, "unknown section '\(key)' (expected one of: \(sections.sorted().joined(separator: ", ")))")
             }
         }
         guard !out.tag.isEmpty else { throw doc.fail(doc.root, "missing 'locale: <tag>'") }
         if out.name.isEmpty { out.name = out.tag }
-        out.comments = commentsAboveKeys(text)
+        if !runtime { out.comments = commentsAboveKeys(text) }
         return out
     }
 
@@ -133,7 +139,7 @@ package enum LocaleFile {
         return .init(value: w, source: source)
     }
 
-    private static func safety(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<SafetyData> {
+    private static func safety(_ node: Node, _ doc: YAMLDocument, validate: Bool) throws(EngineError) -> LocaleDocument.Locked<SafetyData> {
         var d = SafetyData()
         var source: String?
         func lists(_ n: Node, _ what: String) throws(EngineError) -> [String: [String]] {
@@ -167,16 +173,18 @@ package enum LocaleFile {
                 throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, medical, resources, helplines)")
             }
         }
-        do {
-            try SafetyGate.validate(d)
-            try OutputFilter.validate(d)
-        } catch {
-            throw doc.fail(node, "safety: \(error)")
+        if validate {
+            do {
+                try SafetyGate.validate(d)
+                try OutputFilter.validate(d)
+            } catch {
+                throw doc.fail(node, "safety: \(error)")
+            }
         }
         return .init(value: d, source: source)
     }
 
-    private static func distortions(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<DistortionRules> {
+    private static func distortions(_ node: Node, _ doc: YAMLDocument, validate: Bool) throws(EngineError) -> LocaleDocument.Locked<DistortionRules> {
         var rules = DistortionRules(priority: [], cues: [:])
         var source: String?
         let settings = "threshold, priority, negation, clause_breaks, own_words, slots, rules, source"
@@ -229,10 +237,12 @@ package enum LocaleFile {
         for category in rules.priority where rules.cues[category]?.isEmpty ?? true {
             throw doc.fail(node, "distortions: '\(category)' is in priority but has no rules")
         }
-        do {
-            try DistortionDetector.validate(rules)
-        } catch {
-            throw doc.fail(node, "distortions: \(error)")
+        if validate {
+            do {
+                try DistortionDetector.validate(rules)
+            } catch {
+                throw doc.fail(node, "distortions: \(error)")
+            }
         }
         return .init(value: rules, source: source)
     }

@@ -47,6 +47,10 @@ public struct FlowAPI {
     protocol Host: AnyObject {
         func observe(_ observation: Observation)
         var language: Language { get }
+        /// The safety gate's verdict on `text`; a text the session has
+        /// already screened (an answer quoted back into a later prompt) is
+        /// not screened again.
+        func screen(_ text: String) -> SafetyVerdict
         var clock: FlowClock { get }
         var mood: Mood? { get }
         /// Takes the prompt the flow is about to yield for and returns the
@@ -112,7 +116,7 @@ public struct FlowAPI {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 var keys: [String] = []
-                var made = try spec(kind, call.table(2), host.language, function: name) { observation in
+                var made = try spec(kind, call.table(2), host.language, function: name, screen: host.screen) { observation in
                     if case .resolvedKey(let key) = observation { keys.append(key) }
                     host.observe(observation)
                 }
@@ -173,7 +177,7 @@ public struct FlowAPI {
                 guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.generate(try generationRequest(call.table(2), host.language))
+                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen))
                 return .yield([.integer(token)])
             }),
             "facts": try helper("facts") { _, host in .values([factsTable(host.facts)]) },
@@ -230,7 +234,7 @@ public struct FlowAPI {
     // MARK: - Generation requests and facts
 
     /// `s:generate { id = ..., purpose = ..., inputs = { ... }, fallback = "key or text", timeout = 1.5 }`.
-    static func generationRequest(_ t: LuaTable, _ language: Language) throws(LuaHostError) -> GenerationRequest {
+    static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> GenerationRequest {
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -250,7 +254,7 @@ public struct FlowAPI {
         for v in list {
             guard case .string(let s) = v else { throw LuaHostError("generate '\(id)': inputs must be texts, got \(v.typeName)") }
             // A flagged answer is never handed to a provider, as it is never quoted.
-            inputs.append(language.safety.check(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "generate '\(id)': an input")) == .ok ? s : "")
+            inputs.append(screen(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "generate '\(id)': an input")) == .ok ? s : "")
         }
         var timeout = Duration.milliseconds(1500)
         if let seconds = t["timeout"].finiteNumber {
@@ -288,7 +292,7 @@ public struct FlowAPI {
     // MARK: - Reading a prompt spec
 
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
-                     observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
+                     screen: (String) -> SafetyVerdict, observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
         guard let raw = t["id"].stringValue, let step = StepID(raw) else {
             throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -308,7 +312,7 @@ public struct FlowAPI {
             // would be cruel). Both take the flow's fallback wording.
             case .string(let s):
                 _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(function) '\(step)': an answer in 'args'")
-                let quotable = language.probe?.isNonAnswer(s) != true && language.safety.check(s) == .ok
+                let quotable = language.probe?.isNonAnswer(s) != true && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")

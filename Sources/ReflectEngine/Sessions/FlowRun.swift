@@ -33,6 +33,19 @@ final class FlowRun: FlowAPI.Host {
     /// Experiments the flow read with `s:variant` (the person is in them):
     /// every prompt from then on uses them.
     private var readExperiments: [String] = []
+    /// Verdicts of the texts this run has screened, so that an answer
+    /// quoted into a later prompt is not screened twice (bounded: cleared
+    /// when it holds ``maxRemembered`` texts).
+    private var verdicts: [String: SafetyVerdict] = [:]
+    static let maxRemembered = 64
+
+    func screen(_ text: String) -> SafetyVerdict {
+        if let known = verdicts[text] { return known }
+        let verdict = language.safety.check(text)
+        if verdicts.count >= FlowRun.maxRemembered { verdicts.removeAll(keepingCapacity: true) }
+        verdicts[text] = verdict
+        return verdict
+    }
 
     init(source: FlowSource, language: Language, options: SessionOptions, seed: UInt64, clock: FlowClock, mood: Mood?,
          facts: UserFacts?) throws(EngineError) {

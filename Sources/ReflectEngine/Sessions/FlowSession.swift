@@ -147,7 +147,7 @@ public final class FlowSession {
         let recorded = RecordedAnswer(step: prompt.step, value: value)
         // Every answer passes the safety gate before the flow goes on.
         var flag: SafetyCategory?
-        if case .text(let text) = value, case .crisis(let category) = language.safety.check(text) { flag = category }
+        if case .text(let text) = value, case .crisis(let category) = run.screen(text) { flag = category }
         let before = save
         save.answers.append(recorded)
         save.drafts.removeAll { $0.step == prompt.step }

@@ -1,0 +1,74 @@
+/// The safety gate's compiled form: every layer's matchers and rules as
+/// bytes, so that a host can keep a compiled gate on disk instead of
+/// expanding and compiling the lists at every start (see
+/// ``CompiledBytes``; the host owns where the bytes live and what they are
+/// keyed by).
+extension SafetyGate {
+    /// Bumped whenever the compiled layout or anything that decides what a
+    /// compiled gate contains (normalisation, squeezing, expansion) changes.
+    public static let compiledFormat: UInt32 = 1
+
+    /// The gate as bytes, read back by ``init(compiled:)``.
+    public func compiled() -> [UInt8] {
+        var out: [UInt8] = Array("RFSG".utf8)
+        CompiledBytes.append(SafetyGate.compiledFormat, to: &out)
+        CompiledBytes.append(UInt32(layers.count), to: &out)
+        for layer in layers {
+            let optionals = [layer.benignPlain, layer.benignSqueezed, layer.negation, layer.negationSqueezed]
+            var present: UInt32 = 0
+            for (i, m) in optionals.enumerated() where m != nil { present |= 1 << UInt32(i) }
+            if layer.near != nil { present |= 1 << 4 }
+            CompiledBytes.append(present, to: &out)
+            layer.plain.write(to: &out)
+            layer.squeezed.write(to: &out)
+            for m in optionals { m?.write(to: &out) }
+            CompiledBytes.append(UInt32(layer.categories.count), to: &out)
+            for c in layer.categories { CompiledBytes.append(c.rawValue, to: &out) }
+            layer.near?.write(to: &out)
+        }
+        return out
+    }
+
+    /// A gate read from ``compiled()``'s bytes; nil when they are not a
+    /// complete, consistent compiled gate of this format.
+    public init?(compiled bytes: [UInt8]) {
+        let read: [Layer]? = bytes.withUnsafeBytes { b in
+            var at = 0
+            guard b.count >= 4, Array(b[0..<4]) == Array("RFSG".utf8) else { return nil }
+            at = 4
+            guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
+            var layers: [Layer] = []
+            for _ in 0..<count {
+                guard let present = CompiledBytes.uint32(b, &at),
+                      let plain = PhraseMatcher(reading: b, at: &at), let squeezed = PhraseMatcher(reading: b, at: &at) else { return nil }
+                var optionals: [PhraseMatcher?] = []
+                for i in 0..<4 {
+                    if present & (1 << UInt32(i)) == 0 {
+                        optionals.append(nil)
+                    } else {
+                        guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
+                        optionals.append(m)
+                    }
+                }
+                guard let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
+                var categories: [SafetyCategory] = []
+                for _ in 0..<n {
+                    guard let name = CompiledBytes.string(b, &at), let c = SafetyCategory(rawValue: name) else { return nil }
+                    categories.append(c)
+                }
+                // Every category index a matcher can report must name a category.
+                guard plain.categories.count == categories.count, squeezed.categories.count == categories.count else { return nil }
+                var near: NearRules?
+                if present & (1 << 4) != 0 {
+                    guard let rules = NearRules(reading: b, at: &at) else { return nil }
+                    near = rules
+                }
+                layers.append(Layer(plain: plain, squeezed: squeezed, benignPlain: optionals[0], benignSqueezed: optionals[1],
+                                    negation: optionals[2], negationSqueezed: optionals[3], categories: categories, near: near))
+            }
+            return at == b.count ? layers : nil
+        }
+        guard let read else { return nil }
+        self.init(compiledLayers: read)
+    }
+}
