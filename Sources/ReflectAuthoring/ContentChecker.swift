@@ -27,17 +27,14 @@ public struct ContentChecker: Sendable {
     public func run() -> [Diagnostic] {
         var out: [Diagnostic] = []
         out += LocaleTools(library: library).check()
-        for id in library.availablePersonalities() {
-            do { _ = try library.personality(id) } catch {
-                out.append(Diagnostic(.personality, file: error.file ?? "personalities/\(id).yaml", line: error.line, message: error.message))
-            }
-        }
+        out += PersonalityCheck(library: library).run()
         out += ExperimentChecker(library: library).run()
         let english: Language?
         do { english = try library.language(for: "en") } catch {
             out.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line, message: error.message))
             english = nil
         }
+        out += CelebrationRulesCheck(root: library.root).run()
         var ids: [String: String] = [:]
         var usedKeys = Set<String>()
         let deadline = Date().addingTimeInterval(totalSeconds)

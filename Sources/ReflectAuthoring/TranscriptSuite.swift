@@ -102,7 +102,7 @@ public struct TranscriptSuite: Sendable {
                 var pending: [(String, Node)] = []
                 for (key, keyNode, value) in try doc.mapping(step, "a step") {
                     guard ["prompt", "text", "contains", "index", "total", "draft", "kind", "answer", "distortion", "probe",
-                           "safety", "invalid", "done"].contains(key) else {
+                           "safety", "invalid", "done", "celebrations"].contains(key) else {
                         throw doc.fail(keyNode, "unknown key '\(key)' in a step")
                     }
                     pending.append((key, value))
@@ -160,6 +160,17 @@ public struct TranscriptSuite: Sendable {
                 for (key, present) in [("probe", last.contains { if case .probe = $0 { true } else { false } })] {
                     if let n = fields[key], let want = n.bool, want != present {
                         return Result(file: doc.file, test: testName, failure: "\(here)\n    expected \(want ? "a" : "no") \(key) event\n    actual   \(present ? "a" : "no") \(key) event")
+                    }
+                }
+                if let c = fields["celebrations"] {
+                    // Exact, in order: "tier reason" each ("none reason" for a line
+                    // or checkmark without a tier); [] for none.
+                    let want = try doc.strings(c, "celebrations")
+                    let got = last.compactMap { e -> String? in
+                        if case .celebration(let f) = e { "\(f.tier?.rawValue ?? "none") \(f.reason.rawValue)" } else { nil }
+                    }
+                    if got != want {
+                        return Result(file: doc.file, test: testName, failure: "\(here)\n    expected celebrations \(want)\n    actual   celebrations \(got)")
                     }
                 }
                 if let s = fields["safety"] {

@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 7
+    static let schemaVersion = 8
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -21,7 +21,8 @@ enum Migrations {
     /// The tables the migrations create.
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
                                       "achievement", "experiment_exposure", "generated_text",
-                                      "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment"]
+                                      "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment",
+                                      "showed_up_day", "step_day", "achievement_reset"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -240,6 +241,43 @@ enum Migrations {
             try db.create(index: "session_user_started", on: "session", columns: ["user", "started_at"], ifNotExists: true)
             try db.create(index: "session_user_status_started", on: "session", columns: ["user", "status", "started_at"], ifNotExists: true)
             try db.execute(sql: "PRAGMA user_version = 7")
+        }
+        register("v8: progress (showed-up days, step days, celebrations once)") { db in
+            // Streaks read these, never the answers (docs/progress.md):
+            // one row per person and day, and per flow, step, kind and day,
+            // days as integers (days since 1970-01-01), the key is the index.
+            try db.execute(sql: """
+                CREATE TABLE showed_up_day (user TEXT NOT NULL, day INTEGER NOT NULL, PRIMARY KEY (user, day)) WITHOUT ROWID
+                """)
+            try db.execute(sql: """
+                CREATE TABLE step_day (user TEXT NOT NULL, flow TEXT NOT NULL, step TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('saved', 'positive', 'completed', 'logged')), day INTEGER NOT NULL,
+                    PRIMARY KEY (user, flow, step, kind, day)) WITHOUT ROWID
+                """)
+            // "Reset achievements": achievements count only what came after this day.
+            try db.execute(sql: "CREATE TABLE achievement_reset (user TEXT NOT NULL PRIMARY KEY, day INTEGER NOT NULL)")
+            // v1's celebration table (never written before this) is rebuilt:
+            // the step whose answer earned it, no tier for a line alone, the
+            // pool line shown, and once per session, step and reason.
+            try db.execute(sql: """
+                CREATE TABLE celebration_v8 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id TEXT REFERENCES session(id) ON DELETE CASCADE,
+                    user TEXT NOT NULL,
+                    step TEXT,
+                    tier TEXT CHECK (tier IN ('tiny', 'medium', 'big')),
+                    reason TEXT NOT NULL,
+                    pool TEXT,
+                    line_index INTEGER,
+                    line TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (session_id, step, reason))
+                """)
+            try db.execute(sql: "INSERT INTO celebration_v8 (id, session_id, user, tier, reason, at) SELECT id, session_id, user, tier, reason, at FROM celebration")
+            try db.execute(sql: "DROP TABLE celebration")
+            try db.execute(sql: "ALTER TABLE celebration_v8 RENAME TO celebration")
+            try db.execute(sql: "CREATE INDEX celebration_user_pool ON celebration (user, pool, id)")
+            try db.execute(sql: "PRAGMA user_version = 8")
         }
         return m
     }

@@ -77,6 +77,7 @@ public enum MoodLog {
         let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood, note: r.note, source: r.source,
                                     sessionID: r.sessionID, createdAt: r.at, updatedAt: r.at)
         try entry.insert(db)
+        if let day = CalendarDay(r.day) { try Store.markActivity([.logged("mood", day: day)], user: r.user, in: db) }
         return (entry, true)
     }
 

@@ -115,7 +115,8 @@ extension Store {
                 }
             }
             let coach = try Store.exportCoach(db, problems: &problems)
-            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, problems: problems,
+            let progress = try Store.exportedProgress(in: db, problems: &problems)
+            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, progress: progress, problems: problems,
                                   experimentExposures: exposures, experimentAssignments: assignments)
         }
     }
@@ -239,6 +240,7 @@ extension Store {
                 try db.execute(sql: "INSERT OR IGNORE INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at) "
                                + "VALUES (?, ?, ?, ?, ?)", arguments: [a.user, a.experiment, a.bucketVersion, a.variant, a.assignedAt])
             }
+            if let progress = doc.progress { try Store.importProgress(progress, in: db) }
             for (i, m) in doc.moodEntries.enumerated() {
                 guard let mood = Mood(rawValue: m.mood) else {
                     throw StoreError.invalidImport(record: "mood_entries[\(i)]", field: "mood", reason: "unknown mood '\(m.mood)'")

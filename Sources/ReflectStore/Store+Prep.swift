@@ -189,6 +189,14 @@ extension Store {
                 try CravingNoteRecord(id: session, user: user, sessionID: session, type: note.kind, detail: note.detail, day: day,
                                       at: at, text: note.text).save(db)
             }
+            // A craving note and a prep mark count as showing up (docs/progress.md).
+            if let logged = CalendarDay(day) {
+                switch record {
+                case .prepMarks: try Store.markActivity([.logged("prep", day: logged)], user: user, in: db)
+                case .cravingNote: try Store.markActivity([.logged("craving", day: logged)], user: user, in: db)
+                case .prepItemAdded: break
+                }
+            }
         }
     }
 }

@@ -30,6 +30,8 @@ public struct SessionDetail: Sendable, Equatable {
     public var generated: [GeneratedTextRecord] = []
     /// Experiments whose exposure this session recorded.
     public var exposed: [String] = []
+    /// Celebrations fired in it, in order.
+    public var celebrations: [CelebrationRow] = []
 }
 
 extension Store {
@@ -49,11 +51,17 @@ extension Store {
     ///   - safetyEvent: the safety event, when the gate flagged the answer;
     ///   - events: other events it led to (a probe);
     ///   - distortions: distortions the flow detected in it;
-    ///   - completion: when it was the last answer, the session's end.
+    ///   - completion: when it was the last answer, the session's end;
+    ///   - activityDay: the person's day the answer counts for: its
+    ///     showed-up day, step day and completion go through
+    ///     ``markActivity(_:user:in:)`` in the same transaction (nil: none);
+    ///   - celebrations: celebrations the answer earned, each stored once
+    ///     per session, step and reason.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
                              distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
                              completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
-                             coachDay: String? = nil, exposures: [VariantAssignment] = []) throws(StoreError) {
+                             coachDay: String? = nil, exposures: [VariantAssignment] = [], activityDay: CalendarDay? = nil,
+                             celebrations: [CelebrationRow] = []) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -76,6 +84,22 @@ extension Store {
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
+            if activityDay != nil || !celebrations.isEmpty,
+               let owner = try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: [answer.sessionID]) {
+                let user: String = owner["user"], flow: String = owner["flow_id"]
+                if let day = activityDay {
+                    var marks = ActivityMark.answer(answer.value, flow: flow, step: answer.step, day: day)
+                    if completion != nil { marks.append(.completed(flow: flow, day: day)) }
+                    try Store.markActivity(marks, user: user, in: db)
+                }
+                let insert = try db.cachedStatement(sql: """
+                    INSERT OR IGNORE INTO celebration (session_id, user, step, tier, reason, pool, line_index, line, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for c in celebrations {
+                    try insert.execute(arguments: [answer.sessionID, user, c.step, c.tier?.rawValue, c.reason, c.pool, c.lineIndex, c.line, c.at])
+                }
+            }
         }
     }
 
@@ -174,8 +198,9 @@ extension Store {
             let generated = try GeneratedTextRecord.filter(G.sessionID == id).order(G.at, G.request).fetchAll(db)
             let exposed = try String.fetchAll(db, sql: "SELECT experiment FROM experiment_exposure WHERE session_id = ? ORDER BY id",
                                               arguments: [id])
+            let celebrations = try Store.celebrationRows(sql: "WHERE session_id = ? ORDER BY id", arguments: [id], in: db)
             return SessionDetail(session: s, answers: answers, distortions: distortions, events: events, generated: generated,
-                                 exposed: exposed)
+                                 exposed: exposed, celebrations: celebrations)
         }
     }
 

@@ -40,7 +40,12 @@ public final class StoreJournal: SessionJournal {
             generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) },
-            coach: outcome.coach, coachDay: day, exposures: outcome.exposures)
+            coach: outcome.coach, coachDay: day, exposures: outcome.exposures,
+            activityDay: CalendarDay(day),
+            celebrations: outcome.celebrations.map {
+                CelebrationRow(sessionID: sessionID, user: "", step: $0.step.rawValue, tier: $0.tier, reason: $0.reason.rawValue,
+                               pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at)
+            })
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
@@ -94,9 +99,20 @@ extension SessionSave {
             }
             variants = decoded
         }
+        var celebrations: [FiredCelebration] = []
+        for row in detail.celebrations {
+            guard let step = row.step.flatMap(StepID.init), let reason = CelebrationReason(rawValue: row.reason) else {
+                throw .invalidSave(SaveValidationError(field: "celebrations", reason: "stored celebration '\(row.reason)' cannot be read"))
+            }
+            var line: PoolLine?
+            if let pool = row.pool.flatMap(LinePool.init(rawValue:)), let index = row.lineIndex, let text = row.line {
+                line = PoolLine(pool: pool, index: index, text: text)
+            }
+            celebrations.append(FiredCelebration(step: step, tier: row.tier, reason: reason, line: line))
+        }
         self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
                   mood: s.mood, answers: answers, drafts: drafts, facts: facts, generated: generated, variants: variants,
-                  exposed: detail.exposed)
+                  exposed: detail.exposed, celebrations: celebrations)
     }
 }
 

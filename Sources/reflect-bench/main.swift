@@ -25,6 +25,12 @@
 //                                    N texts of about BYTES bytes (lines joined)
 //   reflect-bench write N DBPATH     N durable answer writes, one transaction each
 //   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
+//   reflect-bench streak DBPATH [RUNS]   10 years of daily activity (3653 days
+//                                    ending 2025-06-01, through the store's one
+//                                    write path), then the streak figures
+//                                    (current, longest, last 7 days) read from
+//                                    the store: median wall time of RUNS (101)
+//                                    (anchor: sqlite_bench streak, C host loop)
 //   reflect-bench noop               start and exit (startup baseline)
 //   reflect-bench experiment-report N DBPATH   write N exposures (two sessions per
 //                                    person, GrowthBook-assigned, 85% finished) once,
@@ -274,6 +280,28 @@ do {
         let report = ExperimentReport(experiment: experiment, aggregates: try store.experimentAggregates("bench"))
         let dt = Date().timeIntervalSince(start)
         print("mode=experiment-report exposures=\(report.arms.reduce(0) { $0 + $1.sessions }) report=\(String(format: "%.3f", dt)) s")
+    case "streak":
+        guard args.count >= 3 else { fail("streak DBPATH [RUNS]") }
+        let runs = args.count >= 4 ? Int(args[3]) ?? 101 : 101
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: args[2] + suffix) }
+        let store = try Store(path: args[2])
+        guard let today = CalendarDay("2025-06-01") else { fail("day") }
+        var marks: [ActivityMark] = []
+        for k in 0..<3653 {
+            let day = today.adding(days: -k)
+            marks += ActivityMark.answer(.text("x"), flow: "coach.morning", step: "identity", day: day)
+            marks.append(.completed(flow: "coach.morning", day: day))
+        }
+        try store.markActivity(marks, user: "u1")
+        var times: [Double] = []
+        var figures = StreakFigures(current: 0, longest: 0, lastSevenDays: 0)
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            figures = try store.showedUpDays(user: "u1").figures(today: today)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        print("mode=streak days=3653 median=\(String(format: "%.3f", times[times.count / 2])) ms (streak \(figures.current), longest \(figures.longest))")
     case "livemem":
         guard args.count >= 3 else { fail("livemem CONTENT") }
         let library = ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[2])))

@@ -110,6 +110,14 @@ final class EventPrinter {
             for r in n.resources { lines.append("    • " + r) }
             return lines.joined(separator: "\n")
         case .distortion, .variant: return nil
+        case .celebration(let c):
+            let mark = switch c.tier {
+            case .big?: "🎉"
+            case .medium?: "✨"
+            case .tiny?: "·"
+            case nil: "✓"
+            }
+            return "  \(mark)" + (c.line.map { " " + $0.text } ?? "")
         case .invalid(_, _, let message): return "  ↳ " + message
         case .saved: return nil
         case .done(let d):

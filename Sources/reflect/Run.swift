@@ -55,6 +55,9 @@ struct Run: ParsableCommand {
     @Flag(name: .customLong("new"), help: "Start a new session even if an unfinished one exists.")
     var startNew = false
 
+    @Flag(name: .customLong("no-celebrations"), help: "No celebration events (the \"Show celebrations\" setting off); achievements are still recorded.")
+    var noCelebrations = false
+
     enum OutputFormat: String, ExpressibleByArgument { case text, jsonl }
 
     func run() throws {
@@ -74,10 +77,17 @@ struct Run: ParsableCommand {
             }
             let language = try library.language(for: locale, personality: personality, variants: variants)
             var options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
-            // The person's facts when the session starts (snapshotted into the save).
+            // The person's facts when the session starts (snapshotted into the
+            // save), with their streaks and the history celebration rules
+            // read, for the same logical day.
             let settings = try store.settings(user: storeOptions.user)
-            options.facts = try store.userFacts(user: storeOptions.user, flowID: FlowSourceScanner(source.text).header.id ?? flow,
-                                                clock: stamps.current, rules: settings.dayRules)
+            let flowID = FlowSourceScanner(source.text).header.id ?? flow
+            var facts = try store.userFacts(user: storeOptions.user, flowID: flowID, clock: stamps.current, rules: settings.dayRules)
+            if let today = facts.day.flatMap(CalendarDay.init) {
+                (facts.streak, facts.progress) = try store.progressFacts(user: storeOptions.user, flow: flowID, today: today)
+            }
+            options.facts = facts
+            options.celebrations = settings.celebrations && !noCelebrations
             var session = try FlowSession.open(source, language: language, options: options)
 
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)

@@ -23,6 +23,19 @@ enum Terminal {
         handle(stream).write(Data(TerminalText.neutralized(text).utf8))
     }
 
+    /// Text this program builds itself, with ANSI colour sequences (the
+    /// heatmap): never content or stored text, which go through ``write(_:to:)``.
+    static func writeStyled(_ text: String) {
+        handle(.out).write(Data(text.utf8))
+    }
+
+    /// Whether colour may be used: stdout is a terminal and `NO_COLOR`
+    /// (https://no-color.org) is unset or empty.
+    static var colorAllowed: Bool {
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"] ?? ""
+        return noColor.isEmpty && isatty(STDOUT_FILENO) == 1
+    }
+
     /// An encoded JSON document or line (UTF-8), newline included by the caller.
     static func writeJSON(_ data: Data, to stream: Stream = .out) {
         let text = String(decoding: data, as: UTF8.self)

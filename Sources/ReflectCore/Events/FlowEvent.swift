@@ -30,6 +30,10 @@ public enum FlowEvent: Sendable, Equatable {
     /// once per experiment and session, just before that prompt, and only
     /// for people in the experiment (docs/experiments.md).
     case variant(step: StepID, experiment: String, variation: String)
+    /// The answer just given earned a celebration (after the rate limit);
+    /// `line` is a line from a pool, shown with it. Once per session, step
+    /// and reason.
+    case celebration(FiredCelebration)
 }
 
 /// What the `safety` event carries. No copy of the person's words.
@@ -125,6 +129,7 @@ extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, session, step, index, total, kind, text, options, hint, draft, required, type, confidence, message, code, file, line
         case pre, post, delta, flow, experiment, variation, startedAt = "started_at", answered, level, category, resources, region, pause
+        case tier, reason
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -156,6 +161,12 @@ extension FlowEvent: Encodable {
             try c.encode(step, forKey: .step)
             try c.encode(code, forKey: .code)
             try c.encode(message, forKey: .message)
+        case .celebration(let f):
+            try c.encode("celebration", forKey: .event)
+            try c.encode(f.step, forKey: .step)
+            try c.encodeIfPresent(f.tier, forKey: .tier)
+            try c.encode(f.reason, forKey: .reason)
+            try c.encodeIfPresent(f.line?.text, forKey: .line)
         case .saved(let session, let step):
             try c.encode("saved", forKey: .event)
             try c.encode(session, forKey: .session)

@@ -44,9 +44,15 @@ public struct SessionSave: Sendable, Equatable, Codable {
     /// experiment and session).
     public var exposed: [String]
 
+    /// Celebrations fired so far, in order: never fired again (going back
+    /// over the answer that earned one, resuming, replaying), and counted by
+    /// the rate limit (``CelebrationLimit``).
+    public var celebrations: [FiredCelebration]
+
     public init(flow: String, flowVersion: Int, seed: UInt64, now: String, locale: String = "en", mood: Mood? = nil,
                 answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = [], facts: UserFacts? = nil,
-                generated: [GeneratedText] = [], variants: [VariantAssignment] = [], exposed: [String] = []) {
+                generated: [GeneratedText] = [], variants: [VariantAssignment] = [], exposed: [String] = [],
+                celebrations: [FiredCelebration] = []) {
         self.format = SessionSave.currentFormat
         self.flow = flow
         self.flowVersion = flowVersion
@@ -60,10 +66,11 @@ public struct SessionSave: Sendable, Equatable, Codable {
         self.generated = generated
         self.variants = variants
         self.exposed = exposed
+        self.celebrations = celebrations
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated, variants, exposed
+        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated, variants, exposed, celebrations
     }
 
     public init(from decoder: Decoder) throws {
@@ -90,6 +97,7 @@ public struct SessionSave: Sendable, Equatable, Codable {
         generated = try c.decodeIfPresent([GeneratedText].self, forKey: .generated) ?? []
         variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants) ?? []
         exposed = try c.decodeIfPresent([String].self, forKey: .exposed) ?? []
+        celebrations = try c.decodeIfPresent([FiredCelebration].self, forKey: .celebrations) ?? []
     }
 
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
@@ -143,6 +151,12 @@ public struct SessionSave: Sendable, Equatable, Codable {
             guard generatedIDs.insert(g.id).inserted else {
                 throw SaveValidationError(field: "generated[\(i)].id", reason: "id '\(g.id)' appears twice")
             }
+        }
+        guard celebrations.count <= SessionSave.maxAnswers else {
+            throw SaveValidationError(field: "celebrations", reason: "\(celebrations.count) celebrations (at most \(SessionSave.maxAnswers))")
+        }
+        for (i, c) in celebrations.enumerated() where (c.line?.text.utf8.count ?? 0) > SessionLimits.maxPromptTextBytes {
+            throw SaveValidationError(field: "celebrations[\(i)].line", reason: "longer than \(SessionLimits.maxPromptTextBytes) bytes")
         }
         guard variants.count <= SessionLimits.maxAnswers, exposed.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "variants", reason: "more than \(SessionLimits.maxAnswers) experiments")

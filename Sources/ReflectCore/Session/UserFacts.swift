@@ -25,10 +25,13 @@ public struct UserFacts: Sendable, Equatable, Codable {
     public var prepItems: [PrepItem]
     /// The marks made on the previous logical day ("Last Night's Prep").
     public var lastNightPrep: [PrepMark]
+    /// The history celebration rules read (per-step streaks, achievements
+    /// held), as the progress feature computes it.
+    public var progress: ProgressFacts?
 
     public init(day: String? = nil, phase: DayPhase? = nil, earlierAnswers: [EarlierAnswer] = [],
                 streak: StreakFigures? = nil, firstToday: Bool? = nil, firstEver: Bool? = nil,
-                prepItems: [PrepItem] = [], lastNightPrep: [PrepMark] = []) {
+                prepItems: [PrepItem] = [], lastNightPrep: [PrepMark] = [], progress: ProgressFacts? = nil) {
         self.day = day
         self.phase = phase
         self.earlierAnswers = earlierAnswers
@@ -37,10 +40,11 @@ public struct UserFacts: Sendable, Equatable, Codable {
         self.firstEver = firstEver
         self.prepItems = prepItems
         self.lastNightPrep = lastNightPrep
+        self.progress = progress
     }
 
     private enum CodingKeys: String, CodingKey {
-        case day, phase, earlierAnswers, streak, firstToday, firstEver, prepItems, lastNightPrep
+        case day, phase, earlierAnswers, streak, firstToday, firstEver, prepItems, lastNightPrep, progress
     }
 
     public init(from decoder: Decoder) throws {
@@ -53,6 +57,7 @@ public struct UserFacts: Sendable, Equatable, Codable {
         firstEver = try c.decodeIfPresent(Bool.self, forKey: .firstEver)
         prepItems = try c.decodeIfPresent([PrepItem].self, forKey: .prepItems) ?? []
         lastNightPrep = try c.decodeIfPresent([PrepMark].self, forKey: .lastNightPrep) ?? []
+        progress = try c.decodeIfPresent(ProgressFacts.self, forKey: .progress)
     }
 
     /// Bounds a snapshot in a save must respect (the same as answers').
@@ -60,6 +65,7 @@ public struct UserFacts: Sendable, Equatable, Codable {
         if let day, day.utf8.count > 10 || !day.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-") }) {
             throw SaveValidationError(field: "\(field).day", reason: "not a YYYY-MM-DD day")
         }
+        try progress?.validate(field: "\(field).progress")
         guard earlierAnswers.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "\(field).earlierAnswers", reason: "more than \(SessionLimits.maxAnswers) answers")
         }
@@ -95,16 +101,36 @@ public struct EarlierAnswer: Sendable, Equatable, Codable {
     }
 }
 
-/// Streak figures a flow may show ("showed up" days, not perfect ones).
+/// Streak figures a flow may show ("showed up" days, not perfect ones),
+/// computed by ``ShowedUpDays/figures(today:)``.
 public struct StreakFigures: Sendable, Equatable, Codable {
+    /// Consecutive counted days ending today, or yesterday while today has
+    /// nothing yet.
     public var current: Int
     public var longest: Int
     /// Days with any logged action among the last seven.
     public var lastSevenDays: Int
+    /// Whether today already counts (when false, the session's first saved
+    /// answer makes it count: the streak becomes `current + 1`).
+    public var today: Bool
 
-    public init(current: Int, longest: Int, lastSevenDays: Int) {
+    public init(current: Int, longest: Int, lastSevenDays: Int, today: Bool = false) {
         self.current = current
         self.longest = longest
         self.lastSevenDays = lastSevenDays
+        self.today = today
+    }
+
+    /// The streak once today counts.
+    public var includingToday: Int { today ? current : current + 1 }
+
+    private enum CodingKeys: String, CodingKey { case current, longest, lastSevenDays, today }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        current = try c.decode(Int.self, forKey: .current)
+        longest = try c.decode(Int.self, forKey: .longest)
+        lastSevenDays = try c.decode(Int.self, forKey: .lastSevenDays)
+        today = try c.decodeIfPresent(Bool.self, forKey: .today) ?? false
     }
 }

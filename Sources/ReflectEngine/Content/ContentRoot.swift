@@ -47,11 +47,12 @@ public struct ContentRoot: Sendable, Equatable {
         return file.pathComponents.suffix(2).joined(separator: "/")
     }
 
-    /// All flow files under `flows/`, sorted, as (url, display name).
+    /// All flow files under `flows/` (every `.lua` but the reserved
+    /// `celebrations.lua` rules files), sorted, as (url, display name).
     public func flowFiles() -> [(url: URL, name: String)] {
         guard let walker = FileManager.default.enumerator(at: flowsDirectory, includingPropertiesForKeys: nil) else { return [] }
         var out: [(URL, String)] = []
-        for case let file as URL in walker where file.pathExtension == "lua" {
+        for case let file as URL in walker where file.pathExtension == "lua" && file.lastPathComponent != FlowSource.celebrationRulesFile {
             out.append((file, displayName(for: file)))
         }
         return out.sorted { $0.1 < $1.1 }

@@ -14,6 +14,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case duplicateFlow = "R010"
     case invalidStep = "R011"
     case explorationBudget = "R012"
+    case celebrationRule = "R013"
     case localeMalformed = "L001"
     case localePlaceholders = "L002"
     case localeUnknownKey = "L003"
@@ -46,6 +47,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .duplicateFlow: "flow.duplicate"
         case .invalidStep: "flow.invalid_step"
         case .explorationBudget: "check.exploration_budget"
+        case .celebrationRule: "flow.celebration_rule"
         case .localeMalformed: "locale.malformed"
         case .localePlaceholders: "locale.placeholders"
         case .localeUnknownKey: "locale.unknown_key"
@@ -68,7 +70,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         switch self {
         case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList,
              .localeMissingList: .warning
-        case .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
+        case .celebrationRule, .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
              .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality,
              .experimentMalformed, .experimentUnknownKey, .experimentPlaceholders, .experimentWeights, .experimentOverlap: .error
         }
@@ -103,6 +105,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .experimentPlaceholders: "keep exactly the control text's %@ / %1$@ placeholders in the variation's text"
         case .experimentWeights: "give one weight per variation, summing to 1"
         case .experimentOverlap: "stop one of them, or give both the same namespace id with disjoint ranges"
+        case .celebrationRule: "use a tier (tiny, medium, big), a reason and a pool the engine knows (docs/progress.md)"
         }
     }
 }

@@ -71,6 +71,8 @@ public struct FlowAPI {
         /// `s:variant(key)`: the person's variation id in the experiment, or
         /// its control's id when they are not in it; an unknown key throws.
         func variant(_ experiment: String) throws(LuaHostError) -> String
+        /// Records a celebration as an effect of the running step.
+        func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?) throws(LuaHostError)
     }
 
     static let sessionModule = "reflect.session"
@@ -96,6 +98,22 @@ public struct FlowAPI {
         local main
         return function() main = running() return run(require('\(sessionModule)')) end,
                function() return main ~= nil and running() == main end
+        """
+
+    /// The trusted chunk that starts a directory's celebration rules: given
+    /// the rules file's chunk, it runs it and returns the entry points the
+    /// host calls, `after(step, answer)` and `finish()`, each passing the
+    /// session table `s` first.
+    static let rulesBootSource = """
+        local chunk = ...
+        local rules = chunk()
+        if type(rules) ~= "table" then
+          error("celebrations.lua must return a table { after = function(s, step, answer) ... end, finish = function(s) ... end }", 0)
+        end
+        local s = require('\(sessionModule)')
+        local after, finish = rules.after, rules.finish
+        return function(step, value) if after then after(s, step, value) end end,
+               function() if finish then finish(s) end end
         """
 
     /// Defines the read-only session table `s` (module `reflect.session`),
@@ -221,6 +239,13 @@ public struct FlowAPI {
                 let key = try FlowAPILimits.text(try call.string(2), max: FlowAPILimits.maxSourceTextBytes, "s:variant: the experiment key")
                 return .values([.string(try host.variant(key))])
             },
+            "celebrate": try helper("celebrate") { call, host in
+                let t = try call.table(2)
+                let (tier, reason) = try celebration(t)
+                let pool = t["pool"].stringValue
+                try host.celebrate(tier: tier, reason: reason, pool: pool)
+                return .values([])
+            },
             "random": try helper("random") { call, host in
                 let bound: ClosedRange<Int64> = -(1 << 53)...(1 << 53)
                 let m = try call.integer(2, in: bound), n = try call.integer(3, in: bound)
@@ -232,6 +257,23 @@ public struct FlowAPI {
     }
 
     // MARK: - Generation requests and facts
+
+    /// `s:celebrate { tier = "medium", reason = "morning_complete" [, pool = "mini_celebration"] }`;
+    /// without `tier`: a line (or a gentle checkmark) and no celebration.
+    static func celebration(_ t: LuaTable) throws(LuaHostError) -> (CelebrationTier?, CelebrationReason) {
+        var tier: CelebrationTier?
+        if t["tier"] != .nil {
+            guard let text = t["tier"].stringValue, let known = CelebrationTier(rawValue: text) else {
+                throw LuaHostError("s:celebrate: 'tier' must be \"tiny\", \"medium\" or \"big\" (or left out), got \(describe(t["tier"]))")
+            }
+            tier = known
+        }
+        guard let reasonText = t["reason"].stringValue, let reason = CelebrationReason(rawValue: reasonText) else {
+            let hint = t["reason"].stringValue.flatMap(CelebrationReason.suggestion(for:)).map { " (did you mean '\($0.rawValue)'?)" } ?? ""
+            throw LuaHostError("s:celebrate: unknown reason \(describe(t["reason"]))\(hint); see docs/progress.md for the reasons")
+        }
+        return (tier, reason)
+    }
 
     /// `s:generate { id = ..., purpose = ..., inputs = { ... }, fallback = "key or text", timeout = 1.5 }`.
     static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> GenerationRequest {
@@ -275,7 +317,24 @@ public struct FlowAPI {
         if let v = facts.firstEver { t["first_ever"] = .boolean(v) }
         if let s = facts.streak {
             t["streak"] = .table(LuaTable(named: ["current": .integer(Int64(s.current)), "longest": .integer(Int64(s.longest)),
-                                                  "last_seven_days": .integer(Int64(s.lastSevenDays))]))
+                                                  "last_seven_days": .integer(Int64(s.lastSevenDays)), "today": .boolean(s.today),
+                                                  "including_today": .integer(Int64(s.includingToday))]))
+        }
+        if let progress = facts.progress {
+            func table(_ p: StepProgress) -> LuaValue {
+                .table(LuaTable(named: ["streak": .integer(Int64(p.streak)), "days": .integer(Int64(p.days)), "today": .boolean(p.today),
+                                        "yes_days": .integer(Int64(p.yesDays)), "yes_today": .boolean(p.yesToday),
+                                        "yes_week": .integer(Int64(p.yesThisWeek))]))
+            }
+            var steps: [LuaKey: LuaValue] = [:]
+            for p in progress.steps { steps[.string(p.step)] = table(p) }
+            t["steps"] = .table(LuaTable(steps))
+            t["completed"] = table(progress.completed)
+            t["completed_today"] = .boolean(progress.anyCompletedToday)
+            var held: [LuaKey: LuaValue] = [:]
+            for key in progress.achievements { held[.string(key)] = .boolean(true) }
+            t["achievements"] = .table(LuaTable(held))
+            t["week"] = .string(progress.week)
         }
         t["prep"] = .table(LuaTable(sequence: facts.prepItems.map { item in
             .table(LuaTable(named: ["id": .string(item.id), "text": .string(item.label.raw), "literal": .boolean(item.label.isLiteral)]))

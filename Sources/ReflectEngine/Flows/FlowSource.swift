@@ -4,11 +4,19 @@ import Foundation
 public struct FlowSource: Sendable, Equatable {
     public var name: String
     public var text: String
+    /// The celebration rules of the flow's directory
+    /// (`flows/<dir>/celebrations.lua`), if there is one: content that
+    /// decides which answer earns which tier (docs/progress.md).
+    public var celebrationRules: RulesSource?
 
-    public init(name: String, text: String) {
+    public init(name: String, text: String, celebrationRules: RulesSource? = nil) {
         self.name = name
         self.text = text
+        self.celebrationRules = celebrationRules
     }
+
+    /// The file name reserved for a directory's celebration rules: never a flow.
+    public static let celebrationRulesFile = "celebrations.lua"
 
     /// Largest flow file read (a flow is a page of Lua; this bounds every
     /// scan the host makes of its text).
@@ -34,6 +42,24 @@ public struct FlowSource: Sendable, Equatable {
             throw .invalidFlow(file: displayName, line: nil, message: "the file is not UTF-8 text")
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        return FlowSource(name: displayName, text: text)
+        var source = FlowSource(name: displayName, text: text)
+        let rules = url.deletingLastPathComponent().appendingPathComponent(celebrationRulesFile)
+        if url.lastPathComponent != celebrationRulesFile, FileManager.default.fileExists(atPath: rules.path) {
+            let rulesName = (displayName as NSString).deletingLastPathComponent
+            let read = try FlowSource.read(rules, displayName: rulesName.isEmpty ? celebrationRulesFile : rulesName + "/" + celebrationRulesFile)
+            source.celebrationRules = RulesSource(name: read.name, text: read.text)
+        }
+        return source
+    }
+}
+
+/// A Lua file of rules that runs beside a flow (not a flow itself).
+public struct RulesSource: Sendable, Equatable {
+    public var name: String
+    public var text: String
+
+    public init(name: String, text: String) {
+        self.name = name
+        self.text = text
     }
 }

@@ -45,4 +45,8 @@ public enum FlowEffect: Sendable, Equatable {
     /// `s:variant`). Produced with every such prompt; the session records
     /// and announces it once per experiment and session, live only.
     case exposure(step: StepID, experiment: String, variation: String)
+    /// `s:celebrate` after the answer to `step`: the tier the content's
+    /// rules asked for (the session applies the rate limit, drops it when
+    /// celebrations are off or it already fired, and records it once).
+    case celebration(FiredCelebration)
 }

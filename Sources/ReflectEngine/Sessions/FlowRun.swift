@@ -46,6 +46,10 @@ final class FlowRun: FlowAPI.Host {
         verdicts[text] = verdict
         return verdict
     }
+    /// The celebration rules' entry points (`after(s, step, answer)` and
+    /// `finish(s)`), when the flow's directory has rules.
+    private var rulesAfter: LuaFunction?
+    private var rulesFinish: LuaFunction?
 
     init(source: FlowSource, language: Language, options: SessionOptions, seed: UInt64, clock: FlowClock, mood: Mood?,
          facts: UserFacts?) throws(EngineError) {
@@ -88,6 +92,28 @@ final class FlowRun: FlowAPI.Host {
         definition = def
         coroutine = co
         do { try FlowAPI.installSession(in: lua, host: self, onFlowCoroutine: onFlowCoroutine) } catch { throw .lua(error) }
+        if let rules = source.celebrationRules {
+            do {
+                let chunk = try lua.load(rules.text, as: rules.name)
+                let boot = try lua.load(FlowAPI.rulesBootSource, as: "reflect:rules")
+                let entry = try lua.call(boot, [.function(chunk)])
+                rulesAfter = entry.first?.functionValue
+                rulesFinish = entry.count > 1 ? entry[1].functionValue : nil
+            } catch {
+                throw .loading(error, file: rules.name)
+            }
+        }
+    }
+
+    /// Runs the celebration rules for the answer just given to `step`
+    /// (before the flow resumes with it); returns the effects.
+    func afterAnswer(_ step: StepID, _ value: LuaValue) throws(EngineError) -> [FlowEffect] {
+        guard let rulesAfter else { return [] }
+        answering = step
+        effects = []
+        defer { answering = nil }
+        do { try lua.call(rulesAfter, [.string(step.rawValue), value]) } catch { throw .lua(error) }
+        return effects
     }
 
     deinit { lua.close() }
@@ -110,7 +136,13 @@ final class FlowRun: FlowAPI.Host {
         defer { answering = nil }
         let result: LuaResumeResult
         do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
-        guard case .yielded(let yielded) = result else { return FlowStep(yield: nil, effects: effects) }
+        guard case .yielded(let yielded) = result else {
+            // The flow ended: the rules' `finish` celebrates the run.
+            if let rulesFinish, step != nil {
+                do { try lua.call(rulesFinish) } catch { throw .lua(error) }
+            }
+            return FlowStep(yield: nil, effects: effects)
+        }
         // Only what the API accepted, yielded by the API itself, is shown or
         // fulfilled: a raw `coroutine.yield` (even after a call that failed) is not.
         guard let (token, yield) = pending, yielded == [.integer(token)] else {
@@ -176,6 +208,32 @@ final class FlowRun: FlowAPI.Host {
         let known = language.variants.controls.keys.sorted()
         throw LuaHostError("s:variant: unknown experiment '\(experiment)' (" + (known.isEmpty ? "no experiments/*.yaml"
             : "known: \(known.joined(separator: ", "))") + ")")
+    }
+
+    func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?) throws(LuaHostError) {
+        guard let step = answering else {
+            throw LuaHostError("s:celebrate: a celebration follows an answer; call it after a prompt has returned")
+        }
+        var line: PoolLine?
+        if let pool { line = try self.line(from: pool) }
+        // One per step and reason: the last call wins.
+        effects.removeAll { if case .celebration(let c) = $0 { c.step == step && c.reason == reason } else { false } }
+        effects.append(.celebration(FiredCelebration(step: step, tier: tier, reason: reason, line: line)))
+    }
+
+    /// A line from a pool, chosen with the session's seeded random (a
+    /// replay draws the same), never the pool's line the person saw last.
+    func line(from name: String) throws(LuaHostError) -> PoolLine {
+        guard let pool = LinePool(rawValue: name) else {
+            throw LuaHostError("unknown line pool '\(name)' (known: \(LinePool.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        let previous = facts?.progress?.lastLines.first { $0.pool == pool }?.index
+        let index = pool.choose(draw: generator.integer(in: 1...Int64(pool.size)), avoiding: previous)
+        guard let text = language.localizer.string(pool.key(index)) else {
+            throw LuaHostError("line pool '\(name)': locale key '\(pool.key(index))' is missing")
+        }
+        // Screened like generated text: a pack's override is content too.
+        return PoolLine(pool: pool, index: index, text: language.screen(generated: text).text)
     }
 
     func distortion(in text: String) throws(LuaHostError) -> DistortionDetection {

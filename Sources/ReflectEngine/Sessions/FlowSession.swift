@@ -171,8 +171,10 @@ public final class FlowSession {
             throw error
         }
         for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
-        for case .coach(_, let record) in driven.effects { outcome.coach.append(record) }
-        outcome.exposures = newExposures(in: driven.effects)
+        let effects = grantCelebrations(driven.effects)
+        for case .coach(_, let record) in effects { outcome.coach.append(record) }
+        for case .celebration(let fired) in effects { outcome.celebrations.append(fired) }
+        outcome.exposures = newExposures(in: effects)
         outcome.generated = unjournalledTexts
         if driven.next == nil { outcome.finished = summary }
         do {
@@ -187,7 +189,7 @@ public final class FlowSession {
         if probed {
             events.append(.probe(step: prompt.step, text: language.string(.probeSpecificity)))
         }
-        events += apply(driven.effects, live: true)
+        events += apply(effects, live: true)
         show(driven.next)
         return events + openingEvents
     }
@@ -208,8 +210,10 @@ public final class FlowSession {
     /// effect of the way, to be applied by the caller.
     private func drive(answering step: StepID?, with values: [LuaValue]) throws(EngineError)
         -> (next: FlowAPI.PromptSpec?, effects: [FlowEffect]) {
+        var ruleEffects: [FlowEffect] = []
+        if let step, let answer = values.first { ruleEffects = try run.afterAnswer(step, answer) }
         var done = try run.advance(answering: step, with: values)
-        var effects = done.effects
+        var effects = ruleEffects + done.effects
         while case .generate(let request)? = done.yield {
             done = try run.advance(answering: step, with: [.string(fulfil(request))])
             effects += done.effects
@@ -243,6 +247,22 @@ public final class FlowSession {
         return result.text
     }
 
+    /// The celebrations among `effects` as they fire: none when the person
+    /// turned celebrations off; none that already fired in this session
+    /// (the same step and reason: going back over the answer that earned
+    /// it, then answering again); the rest through the rate limit
+    /// (``CelebrationLimit``), and recorded in the save at once.
+    private func grantCelebrations(_ effects: [FlowEffect]) -> [FlowEffect] {
+        effects.compactMap { effect in
+            guard case .celebration(var fired) = effect else { return effect }
+            guard options.celebrations,
+                  !save.celebrations.contains(where: { $0.step == fired.step && $0.reason == fired.reason }) else { return nil }
+            fired.tier = fired.tier.map { CelebrationLimit.granted($0, shown: save.celebrations.compactMap(\.tier)) }
+            save.celebrations.append(fired)
+            return .celebration(fired)
+        }
+    }
+
     /// Applies effects in one place. Replaying (`live == false`) only
     /// rebuilds what the session knows; live, each effect also becomes an
     /// event (it was journalled with its answer before this is called).
@@ -265,6 +285,9 @@ public final class FlowSession {
                     save.exposed.append(experiment)
                     events.append(.variant(step: step, experiment: experiment, variation: variation))
                 }
+            case .celebration(let fired):
+                // Replay rebuilds nothing: what fired is in the save.
+                if live { events.append(.celebration(fired)) }
             }
         }
         return events

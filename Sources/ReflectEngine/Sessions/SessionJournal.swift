@@ -21,6 +21,9 @@ public struct AnswerOutcome: Sendable {
     /// (once per experiment and session; a journal that resumes sessions
     /// must keep them, or a resume counts them again).
     public var exposures: [VariantAssignment] = []
+    /// Celebrations the answer earned, after the rate limit (each fires
+    /// once: a journal stores each once per session, step and reason).
+    public var celebrations: [FiredCelebration] = []
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {

@@ -55,6 +55,9 @@ public struct SessionOptions: Sendable {
     public var facts: UserFacts?
     /// Fulfils `s:generate` requests; nil: every request takes its fallback.
     public var generator: (any TextGenerator)?
+    /// The person's "Show celebrations" setting: false means no
+    /// celebration events and none stored (achievements are still recorded).
+    public var celebrations = true
 
     public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, region: String? = nil, log: (@Sendable (String) -> Void)? = nil) {

@@ -5,9 +5,11 @@ import ReflectCore
 /// shown) with its session's columns, then one row per mood entry, then the
 /// coach's rows (`setting`, `prep_item`, `prep_mark`, `craving_note`; see
 /// docs/storage.md), then one row per experiment exposure (`step` is the
-/// experiment, `answer` the variation, `started_at` the exposure's time).
-/// The `record` column says which (`answer`, `draft`, `generated`, `mood`,
-/// `exposure`, …). For spreadsheets;
+/// experiment, `answer` the variation, `started_at` the exposure's time),
+/// then achievements (`note` is the key, `day` the day earned) and
+/// celebrations (`kind` the tier, `note` the reason and line). The `record`
+/// column says which (`answer`, `draft`, `generated`, `mood`, `exposure`,
+/// `achievement`, `celebration`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -35,6 +37,13 @@ extension ExportDocument {
         rows += coachCSVRows()
         for e in experimentExposures ?? [] {
             rows.append(["exposure", e.sessionID ?? "", "", "", "", e.at, "", "", "", "", e.experiment, "", "", e.variant, "", e.user, "", "", ""])
+        }
+        for a in progress?.achievements ?? [] {
+            rows.append(["achievement", "", "", "", "", "", "", "", "", "", "", "", "", "", "", a.user, a.achievedAt, "", a.key])
+        }
+        for c in progress?.celebrations ?? [] {
+            rows.append(["celebration", c.sessionID ?? "", "", "", "", c.at, "", "", "", "", c.step ?? "", c.tier?.rawValue ?? "", "", "", "",
+                         c.user, "", "", [c.reason, c.line].compactMap { $0 }.joined(separator: ": ")])
         }
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }

@@ -19,6 +19,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     /// Settings, Prep Library, prep marks and craving notes (empty in
     /// exports made before the coach).
     public var coach: ExportedCoach
+    /// Streak days, achievements and celebrations; absent in older exports
+    /// (and when there are none).
+    public var progress: ExportedProgress?
     /// Rows the export could not read and left out, one sentence each
     /// (`session 1f2e…: answer 'thought': …`). Absent when empty; ignored
     /// by import.
@@ -29,6 +32,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     public var experimentAssignments: [ExportedAssignment]?
 
     public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], coach: ExportedCoach = ExportedCoach(),
+                progress: ExportedProgress? = nil,
                 problems: [String] = [], experimentExposures: [ExportedExposure] = [], experimentAssignments: [ExportedAssignment] = []) {
         format = ExportDocument.formatName
         version = ExportDocument.currentVersion
@@ -36,13 +40,14 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         self.sessions = sessions
         self.moodEntries = moodEntries
         self.coach = coach
+        self.progress = progress.flatMap { $0.isEmpty ? nil : $0 }
         self.problems = problems.isEmpty ? nil : problems
         self.experimentExposures = experimentExposures
         self.experimentAssignments = experimentAssignments
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, version, sessions, problems, coach
+        case format, version, sessions, problems, coach, progress
         case exportedAt = "exported_at", moodEntries = "mood_entries"
         case experimentExposures = "experiment_exposures", experimentAssignments = "experiment_assignments"
     }
@@ -55,6 +60,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         sessions = try c.decode([ExportedSession].self, forKey: .sessions)
         moodEntries = try c.decode([ExportedMoodEntry].self, forKey: .moodEntries)
         coach = try c.decodeIfPresent(ExportedCoach.self, forKey: .coach) ?? ExportedCoach()
+        progress = try c.decodeIfPresent(ExportedProgress.self, forKey: .progress)
         problems = try c.decodeIfPresent([String].self, forKey: .problems)
         experimentExposures = try c.decodeIfPresent([ExportedExposure].self, forKey: .experimentExposures)
         experimentAssignments = try c.decodeIfPresent([ExportedAssignment].self, forKey: .experimentAssignments)
@@ -374,6 +380,7 @@ extension ExportDocument {
     /// statuses, known values (mood, kind, distortion, category), ranges,
     /// sizes, duplicates, and that no text holds a NUL (SQLite would cut it off there).
     public func validate() throws(StoreError) {
+        try progress?.validate()
         guard format == ExportDocument.formatName else {
             throw .invalidImport(record: "file", field: "format", reason: "expected '\(ExportDocument.formatName)'")
         }

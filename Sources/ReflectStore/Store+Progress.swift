@@ -1,0 +1,286 @@
+import Foundation
+import GRDB
+import ReflectCore
+
+/// A celebration as stored: once per session, step and reason.
+public struct CelebrationRow: Sendable, Equatable, Codable {
+    public var sessionID: String?
+    public var user: String
+    public var step: String?
+    /// Nil: a line alone (or a gentle checkmark).
+    public var tier: CelebrationTier?
+    public var reason: String
+    /// The pool the line came from, and its place in it.
+    public var pool: String?
+    public var lineIndex: Int?
+    public var line: String?
+    public var at: String
+
+    public init(sessionID: String?, user: String, step: String?, tier: CelebrationTier?, reason: String, pool: String? = nil,
+                lineIndex: Int? = nil, line: String? = nil, at: String) {
+        self.sessionID = sessionID
+        self.user = user
+        self.step = step
+        self.tier = tier
+        self.reason = reason
+        self.pool = pool
+        self.lineIndex = lineIndex
+        self.line = line
+        self.at = at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, step, tier, reason, pool, line, at
+        case sessionID = "session_id", lineIndex = "line_index"
+    }
+}
+
+/// An achievement as stored: its key and the day it was earned.
+public struct AchievementRow: Sendable, Equatable, Codable {
+    public var user: String
+    public var key: String
+    /// The day it was earned, `YYYY-MM-DD`.
+    public var achievedAt: String
+
+    public init(user: String, key: String, achievedAt: String) {
+        self.user = user
+        self.key = key
+        self.achievedAt = achievedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, key
+        case achievedAt = "achieved_at"
+    }
+}
+
+extension Store {
+    // MARK: The one write path for logged actions
+
+    /// Records that `user` did something on a day: the showed-up day, the
+    /// step day, and any achievement this newly earns (recorded once, with
+    /// the day it was earned). Every kind of logged action goes through
+    /// here, inside the transaction that stores the action itself.
+    public static func markActivity(_ marks: [ActivityMark], user: String, in db: Database) throws {
+        guard !marks.isEmpty else { return }
+        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)")
+        let step = try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
+        var changed = false
+        for m in marks {
+            try day.execute(arguments: [user, m.day.ordinal])
+            try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
+            changed = changed || db.changesCount > 0
+        }
+        if changed { try recordAchievements(user: user, in: db) }
+    }
+
+    /// Records the achievements the person's history earned and that are
+    /// not recorded yet (``AchievementRules``, after their last reset).
+    static func recordAchievements(user: String, in db: Database) throws {
+        let reset = try Int.fetchOne(db, sql: "SELECT day FROM achievement_reset WHERE user = ?", arguments: [user]).map(CalendarDay.init(ordinal:))
+        let history = try achievementHistory(user: user, in: db).after(reset)
+        let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
+        for (achievement, day) in AchievementRules.earned(by: history) {
+            try insert.execute(arguments: [user, achievement.key, day.description])
+        }
+    }
+
+    static func achievementHistory(user: String, in db: Database) throws -> AchievementHistory {
+        AchievementHistory(
+            showedUp: try showedUpDays(user: user, in: db),
+            morningsCompleted: try stepDays(user: user, flow: AchievementRules.morningFlow, step: "", kind: .completed, in: db),
+            eveningsWithPrepDone: try stepDays(user: user, flow: AchievementRules.eveningFlow, step: AchievementRules.prepStep.rawValue, kind: .positive, in: db),
+            stressResponses: try stepDays(user: user, flow: AchievementRules.morningFlow, step: AchievementRules.stressStep.rawValue, kind: .saved, in: db))
+    }
+
+    static func showedUpDays(user: String, in db: Database) throws -> ShowedUpDays {
+        let days = try Int.fetchAll(db.cachedStatement(sql: "SELECT day FROM showed_up_day WHERE user = ? ORDER BY day"), arguments: [user])
+        return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
+    }
+
+    static func stepDays(user: String, flow: String, step: String, kind: ActivityMark.Kind, in db: Database) throws -> ShowedUpDays {
+        let days = try Int.fetchAll(db.cachedStatement(sql: """
+            SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? ORDER BY day
+            """), arguments: [user, flow, step, kind.rawValue])
+        return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
+    }
+
+    /// Records marks for something logged outside a session (a craving
+    /// note, a prep mark), in its own transaction.
+    public func markActivity(_ marks: [ActivityMark], user: String) throws(StoreError) {
+        try write { db in try Store.markActivity(marks, user: user, in: db) }
+    }
+
+    // MARK: Reading
+
+    /// The days `user` showed up, ascending (reads the index only).
+    public func showedUpDays(user: String) throws(StoreError) -> ShowedUpDays {
+        try read { db in try Store.showedUpDays(user: user, in: db) }
+    }
+
+    /// Days a step of a flow left a mark of `kind` (`step` empty with
+    /// `.completed`: the flow's completions).
+    public func stepDays(user: String, flow: String, step: String, kind: ActivityMark.Kind) throws(StoreError) -> ShowedUpDays {
+        try read { db in try Store.stepDays(user: user, flow: flow, step: step, kind: kind, in: db) }
+    }
+
+    /// Every step of `flow` that left a mark, with its days per kind.
+    public func flowStepDays(user: String, flow: String) throws(StoreError) -> [String: [ActivityMark.Kind: ShowedUpDays]] {
+        try read { db in
+            var out: [String: [ActivityMark.Kind: [CalendarDay]]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
+                                        arguments: [user, flow]) {
+                let step: String = row["step"]
+                guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else { continue }
+                out[step, default: [:]][kind, default: []].append(CalendarDay(ordinal: row["day"]))
+            }
+            return out.mapValues { $0.mapValues(ShowedUpDays.init(ascending:)) }
+        }
+    }
+
+    /// Whether any flow was completed on `day`.
+    public func anyFlowCompleted(user: String, on day: CalendarDay) throws(StoreError) -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND kind = 'completed' AND day = ? AND step = '')",
+                              arguments: [user, day.ordinal]) ?? false
+        }
+    }
+
+    /// The person's achievements, in the order they were earned.
+    public func achievements(user: String) throws(StoreError) -> [AchievementRow] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT user, key, achieved_at FROM achievement WHERE user = ? ORDER BY achieved_at, key", arguments: [user])
+                .map { AchievementRow(user: $0["user"], key: $0["key"], achievedAt: $0["achieved_at"]) }
+        }
+    }
+
+    /// The celebrations of one session, in the order they fired.
+    public func celebrations(session: String) throws(StoreError) -> [CelebrationRow] {
+        try read { db in try Store.celebrationRows(sql: "WHERE session_id = ? ORDER BY id", arguments: [session], in: db) }
+    }
+
+    static func celebrationRows(sql: String, arguments: StatementArguments, in db: Database) throws -> [CelebrationRow] {
+        try Row.fetchAll(db, sql: "SELECT session_id, user, step, tier, reason, pool, line_index, line, at FROM celebration \(sql)",
+                         arguments: arguments).map { row in
+            let tierText: String? = row["tier"]
+            var tier: CelebrationTier?
+            if let tierText {
+                guard let known = CelebrationTier(rawValue: tierText) else {
+                    throw StoreError.database("celebration: column tier holds '\(tierText)', not tiny, medium or big")
+                }
+                tier = known
+            }
+            return CelebrationRow(sessionID: row["session_id"], user: row["user"], step: row["step"], tier: tier, reason: row["reason"],
+                                  pool: row["pool"], lineIndex: row["line_index"], line: row["line"], at: row["at"])
+        }
+    }
+
+}
+
+extension Store {
+    // MARK: Reset
+
+    /// "Reset achievements": removes the person's achievements; from now on
+    /// they are earned from what is logged after `day` only (the first-time
+    /// memories start over too). Streaks are not touched.
+    public func resetAchievements(user: String, day: CalendarDay) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM achievement WHERE user = ?", arguments: [user])
+            try db.execute(sql: "INSERT INTO achievement_reset (user, day) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET day = excluded.day",
+                           arguments: [user, day.ordinal])
+        }
+    }
+}
+
+extension Store {
+    /// The streak figures and the progress facts a session of `flow`
+    /// starting on `today` snapshots (``UserFacts/streak``,
+    /// ``UserFacts/progress``), read in one transaction.
+    public func progressFacts(user: String, flow: String, today: CalendarDay) throws(StoreError) -> (streak: StreakFigures, progress: ProgressFacts) {
+        try read { db in
+            let streak = try Store.showedUpDays(user: user, in: db).figures(today: today)
+            var days: [String: [ActivityMark.Kind: [CalendarDay]]] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
+                                        arguments: [user, flow]) {
+                guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else { continue }
+                days[row["step"], default: [:]][kind, default: []].append(CalendarDay(ordinal: row["day"]))
+            }
+            func progress(_ step: String, saved: ActivityMark.Kind) -> StepProgress {
+                StepProgress(step: step, saved: ShowedUpDays(ascending: days[step]?[saved] ?? []),
+                             positive: ShowedUpDays(ascending: days[step]?[.positive] ?? []), today: today)
+            }
+            let steps = days.keys.filter { !$0.isEmpty }.sorted().map { progress($0, saved: .saved) }
+            let anyCompleted = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND kind = 'completed' AND step = '' AND day = ?)
+                """, arguments: [user, today.ordinal]) ?? false
+            let held = try String.fetchAll(db, sql: "SELECT key FROM achievement WHERE user = ? ORDER BY key", arguments: [user])
+            let lines = try Row.fetchAll(db, sql: """
+                SELECT pool, line_index FROM celebration c WHERE user = ? AND pool IS NOT NULL AND line_index IS NOT NULL
+                AND id = (SELECT MAX(id) FROM celebration WHERE user = c.user AND pool = c.pool) ORDER BY pool
+                """, arguments: [user]).compactMap { row -> LastLine? in
+                    guard let pool = LinePool(rawValue: row["pool"]) else { return nil }
+                    return LastLine(pool: pool, index: row["line_index"])
+                }
+            let facts = ProgressFacts(steps: steps, completed: progress("", saved: .completed), anyCompletedToday: anyCompleted,
+                                      achievements: held, week: today.isoWeek, lastLines: lines)
+            return (streak, facts)
+        }
+    }
+}
+
+extension Store {
+    // MARK: Export and import
+
+    static func exportedProgress(in db: Database, problems: inout [String]) throws -> ExportedProgress {
+        var p = ExportedProgress()
+        p.showedUpDays = try Row.fetchAll(db, sql: "SELECT user, day FROM showed_up_day ORDER BY user, day").map {
+            ExportedShowedUpDay(user: $0["user"], day: CalendarDay(ordinal: $0["day"]))
+        }
+        for row in try Row.fetchAll(db, sql: "SELECT user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day") {
+            guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else {
+                problems.append("step day \(Store.label(row["flow"]))/\(Store.label(row["step"])): unknown kind \(Store.label(row["kind"])); left out")
+                continue
+            }
+            p.stepDays.append(ExportedStepDay(user: row["user"], flow: row["flow"], step: row["step"], kind: kind, day: CalendarDay(ordinal: row["day"])))
+        }
+        p.achievements = try Row.fetchAll(db, sql: "SELECT user, key, achieved_at FROM achievement ORDER BY user, achieved_at, key").map {
+            AchievementRow(user: $0["user"], key: $0["key"], achievedAt: $0["achieved_at"])
+        }
+        p.achievementResets = try Row.fetchAll(db, sql: "SELECT user, day FROM achievement_reset ORDER BY user").map {
+            ExportedShowedUpDay(user: $0["user"], day: CalendarDay(ordinal: $0["day"]))
+        }
+        do {
+            p.celebrations = try celebrationRows(sql: "ORDER BY id", arguments: [], in: db)
+        } catch {
+            problems.append("celebrations: cannot be read (\(Store.reason(error))); left out")
+        }
+        return p
+    }
+
+    /// Adds what is not there yet (importing twice adds nothing).
+    static func importProgress(_ p: ExportedProgress, in db: Database) throws {
+        for d in p.showedUpDays {
+            try db.execute(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)", arguments: [d.user, d.day.ordinal])
+        }
+        for s in p.stepDays {
+            try db.execute(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [s.user, s.flow, s.step, s.kind.rawValue, s.day.ordinal])
+        }
+        for a in p.achievements {
+            try db.execute(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)", arguments: [a.user, a.key, a.achievedAt])
+        }
+        for r in p.achievementResets {
+            try db.execute(sql: "INSERT OR IGNORE INTO achievement_reset (user, day) VALUES (?, ?)", arguments: [r.user, r.day.ordinal])
+        }
+        for c in p.celebrations {
+            // A celebration of a session the file does not hold has none.
+            let session = try c.sessionID.flatMap { id in
+                try String.fetchOne(db, sql: "SELECT id FROM session WHERE id = ?", arguments: [id])
+            }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO celebration (session_id, user, step, tier, reason, pool, line_index, line, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [session, c.user, c.step, c.tier?.rawValue, c.reason, c.pool, c.lineIndex, c.line, c.at])
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Testing
+import ReflectCore
+@testable import ReflectStore
+
+// Issue 15: every logged action marks its day through one write path;
+// streaks read an index, achievements are recorded once, celebrations
+// are stored once per session, step and reason.
+
+private func day(_ s: String) -> CalendarDay { CalendarDay(s)! }
+
+private func coachSession(_ id: String, flow: String, on date: String) -> SessionRecord {
+    SessionRecord(id: id, flowID: flow, flowVersion: 1, locale: "en", personality: nil, user: "default", mood: nil, seed: 1,
+                  clock: "\(date)T08:00:00+01:00", startedAt: "\(date)T08:00:00+01:00", completedAt: nil, status: .active)
+}
+
+/// Stores one coach morning on `date`: five answers, the last completing it.
+private func morning(_ store: Store, _ date: String) throws {
+    let id = "m-\(date)"
+    try store.beginSession(coachSession(id, flow: "coach.morning", on: date))
+    let steps = ["reset", "identity", "focus", "stress_response", "start_day"]
+    for (i, step) in steps.enumerated() {
+        try store.recordAnswer(answer(id, step, i, .text("x")),
+                               completion: i == steps.count - 1 ? SessionCompletion(pre: nil, post: nil, at: "\(date)T08:05:00+01:00", moodDay: nil) : nil,
+                               activityDay: day(date))
+    }
+}
+
+@Suite("Progress in the store")
+struct ProgressStoreTests {
+    @Test("answers of any flow and mood logs mark the day; streaks and achievements follow, each achievement once")
+    func onePath() throws {
+        let store = try temporaryStore()
+        for d in 1...7 { try morning(store, String(format: "2026-11-%02d", d)) }
+        // A mood log on day 8 counts too.
+        try store.logMood(MoodLogRequest(user: "default", day: "2026-11-08", mood: .good, note: nil, source: .log, sessionID: nil,
+                                         at: "2026-11-08T12:00:00+01:00", conflict: .keepExisting))
+        let days = try store.showedUpDays(user: "default")
+        #expect(days.figures(today: day("2026-11-08")) == StreakFigures(current: 8, longest: 8, lastSevenDays: 7, today: true))
+        let keys = try store.achievements(user: "default").map { "\($0.key)@\($0.achievedAt)" }
+        #expect(keys == ["first_stress_response@2026-11-01", "streak_3@2026-11-03", "first_week_morning@2026-11-07", "streak_7@2026-11-07"])
+        // Per-step days: the identity step's streak.
+        let identity = try store.stepDays(user: "default", flow: "coach.morning", step: "identity", kind: .saved)
+        #expect(identity.currentStreak(today: day("2026-11-08")) == 7)
+        // Answering again on the same day adds nothing and records nothing twice.
+        try store.recordAnswer(answer("m-2026-11-07", "focus", 2, .text("again")), activityDay: day("2026-11-07"))
+        #expect(try store.achievements(user: "default").count == 4)
+    }
+
+    @Test("facts for a session: per-step history, completions, achievements held, today's week")
+    func facts() throws {
+        let store = try temporaryStore()
+        for d in 1...3 { try morning(store, String(format: "2026-11-%02d", d)) }
+        let (streak, facts) = try store.progressFacts(user: "default", flow: "coach.morning", today: day("2026-11-04"))
+        #expect(streak == StreakFigures(current: 3, longest: 3, lastSevenDays: 3, today: false))
+        #expect(facts.steps.map(\.step) == ["focus", "identity", "reset", "start_day", "stress_response"])
+        #expect(facts.steps.first { $0.step == "identity" }?.streak == 3)
+        #expect(facts.completed.days == 3)
+        #expect(!facts.anyCompletedToday)
+        #expect(facts.achievements == ["first_stress_response", "streak_3"])
+        #expect(facts.week == "2026-W45")
+    }
+
+    @Test("reset achievements: cleared, streaks kept, and earned again only from later activity")
+    func reset() throws {
+        let store = try temporaryStore()
+        for d in 1...4 { try morning(store, String(format: "2026-11-%02d", d)) }
+        try store.resetAchievements(user: "default", day: day("2026-11-04"))
+        #expect(try store.achievements(user: "default").isEmpty)
+        #expect(try store.showedUpDays(user: "default").currentStreak(today: day("2026-11-04")) == 4)
+        for d in 5...7 { try morning(store, String(format: "2026-11-%02d", d)) }
+        #expect(try store.achievements(user: "default").map(\.key) == ["first_stress_response", "streak_3"])
+        #expect(try store.achievements(user: "default").map(\.achievedAt) == ["2026-11-05", "2026-11-07"])
+    }
+
+    @Test("a celebration is stored once per session, step and reason, even when its answer is recorded again")
+    func celebrationOnce() throws {
+        let store = try temporaryStore()
+        try store.beginSession(coachSession("e1", flow: "coach.evening", on: "2026-11-02"))
+        let c = CelebrationRow(sessionID: "e1", user: "", step: "care_done", tier: .medium, reason: "care_done", pool: "mini_celebration",
+                               lineIndex: 3, line: "Tiny steps, real progress.", at: "2026-11-02T21:00:00+01:00")
+        try store.recordAnswer(answer("e1", "care_done", 0, .boolean(true)), activityDay: day("2026-11-02"), celebrations: [c])
+        try store.recordAnswer(answer("e1", "care_done", 0, .boolean(true)), activityDay: day("2026-11-02"), celebrations: [c])
+        let stored = try store.celebrations(session: "e1")
+        #expect(stored.count == 1)
+        #expect(stored.first?.user == "default")
+        #expect(stored.first?.line == "Tiny steps, real progress.")
+        #expect(try store.detail("e1").celebrations == stored)
+        // A Yes marks the step positive (first 3 Yes evenings are counted from these).
+        #expect(try store.stepDays(user: "default", flow: "coach.evening", step: "care_done", kind: .positive).days == [day("2026-11-02")])
+        let (_, facts) = try store.progressFacts(user: "default", flow: "coach.evening", today: day("2026-11-03"))
+        #expect(facts.lastLines == [LastLine(pool: .miniCelebration, index: 3)])
+    }
+
+    @Test("export and import keep days, achievements and celebrations; delete-all removes them; an older export still imports")
+    func exportImport() throws {
+        let store = try temporaryStore()
+        for d in 1...3 { try morning(store, String(format: "2026-11-%02d", d)) }
+        try store.recordAnswer(answer("m-2026-11-01", "reset", 0, .text("x")), activityDay: day("2026-11-01"), celebrations: [
+            CelebrationRow(sessionID: "m-2026-11-01", user: "", step: "reset", tier: .tiny, reason: "reset_done", at: "2026-11-01T08:00:00+01:00")])
+        let doc = try store.export(at: "2026-11-04T08:00:00+01:00")
+        #expect(doc.progress?.showedUpDays.count == 3)
+        #expect(doc.progress?.achievements.count == 2)
+        #expect(doc.progress?.celebrations.count == 1)
+        let data = try JSONEncoder().encode(doc)
+        let other = try temporaryStore()
+        _ = try other.importDocument(try JSONDecoder().decode(ExportDocument.self, from: data))
+        _ = try other.importDocument(try JSONDecoder().decode(ExportDocument.self, from: data))
+        let again = try other.export(at: "2026-11-04T08:00:00+01:00")
+        #expect(again.progress == doc.progress)
+        try other.deleteAll()
+        #expect(try other.showedUpDays(user: "default").isEmpty)
+        #expect(try other.achievements(user: "default").isEmpty)
+        // An export from before progress existed (no "progress" key) imports.
+        var old = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        old["progress"] = nil
+        let oldData = try JSONSerialization.data(withJSONObject: old)
+        let report = try other.importDocument(try JSONDecoder().decode(ExportDocument.self, from: oldData))
+        #expect(report.sessionsAdded == 3)
+    }
+}
