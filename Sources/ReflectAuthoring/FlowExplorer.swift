@@ -159,6 +159,9 @@ public struct FlowExplorer: Sendable {
         switch prompt.kind {
         case .text: return .text(pick(thoughts))
         case .intensity: return .number(pick([0, 5, 10]))
+        case .number:
+            guard let s = prompt.scale else { return .number(0) }
+            return .number(pick([s.min, s.min + ((s.max - s.min) / s.step / 2).rounded(.down) * s.step, s.max]))
         case .yesNo: return .boolean(pick([true, false]))
         case .singleChoice: return .choose(pick(ids))
         case .multiChoice: return .chooseMany(pick([[], [ids[0]], ids]))

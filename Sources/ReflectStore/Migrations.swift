@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 8
+    static let schemaVersion = 9
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -22,7 +22,8 @@ enum Migrations {
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
                                       "achievement", "experiment_exposure", "generated_text",
                                       "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment",
-                                      "showed_up_day", "step_day", "achievement_reset"]
+                                      "showed_up_day", "step_day", "achievement_reset",
+                                      "answer_theme"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -278,6 +279,18 @@ enum Migrations {
             try db.execute(sql: "ALTER TABLE celebration_v8 RENAME TO celebration")
             try db.execute(sql: "CREATE INDEX celebration_user_pool ON celebration (user, pool, id)")
             try db.execute(sql: "PRAGMA user_version = 8")
+        }
+        register("v9: journal themes per answer (auto-tagging)") { db in
+            // The themes each answer mentions (`Theme` raw values), for
+            // moments, insights (tag × mood) and the weekly letter.
+            try db.create(table: "answer_theme") { t in
+                t.column("session_id", .text).notNull().references("session", onDelete: .cascade)
+                t.column("step", .text).notNull()
+                t.column("theme", .text).notNull()
+                t.primaryKey(["session_id", "step", "theme"])
+            }
+            try db.create(index: "answer_theme_theme", on: "answer_theme", columns: ["theme"])
+            try db.execute(sql: "PRAGMA user_version = 9")
         }
         return m
     }

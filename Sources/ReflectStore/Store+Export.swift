@@ -20,6 +20,7 @@ extension ExportedAnswer: FetchableRecord {}
 extension ExportedDistortion: FetchableRecord {}
 extension ExportedEvent: FetchableRecord {}
 extension ExportedGeneratedText: FetchableRecord {}
+extension ExportedTheme: FetchableRecord {}
 extension ExportedMoodEntry: FetchableRecord {}
 
 extension Store {
@@ -92,6 +93,8 @@ extension Store {
                         problems.append("session \(id): its experiment arms cannot be read; left out")
                     }
                 }
+                exported.themes = try readRows("SELECT * FROM answer_theme WHERE session_id = \(id) ORDER BY step, theme",
+                                               as: AnswerThemeRecord.self) { "theme of \(Store.label($0["step"]))" }
                 out.append(exported)
             }
             let exposures = try Row.fetchAll(db, sql: "SELECT * FROM experiment_exposure ORDER BY at, id").map { r in
@@ -211,6 +214,11 @@ extension Store {
                 for g in s.generated {
                     try GeneratedTextRecord(sessionID: s.id, request: g.request, text: g.text, generated: g.generated,
                                             basis: g.basis, at: g.at).insert(db)
+                }
+                for t in s.themes {
+                    // `validate()` checked every theme is known.
+                    guard let theme = Theme(rawValue: t.theme) else { continue }
+                    try AnswerThemeRecord(sessionID: s.id, step: t.step, theme: theme).insert(db)
                 }
                 report.sessionsAdded += 1
             }

@@ -59,7 +59,7 @@ extension Store {
     ///     per session, step and reason.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
                              distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
-                             completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
+                             themes: [Theme] = [], completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
                              coachDay: String? = nil, exposures: [VariantAssignment] = [], activityDay: CalendarDay? = nil,
                              celebrations: [CelebrationRow] = []) throws(StoreError) {
         try write { db in
@@ -83,6 +83,11 @@ extension Store {
             for g in generated { try g.upsert(db) }
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
+            // An edited answer's themes replace the earlier ones.
+            try db.execute(sql: "DELETE FROM answer_theme WHERE session_id = ? AND step = ?", arguments: [answer.sessionID, answer.step])
+            for theme in themes {
+                try AnswerThemeRecord(sessionID: answer.sessionID, step: answer.step, theme: theme).insert(db)
+            }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
             if activityDay != nil || !celebrations.isEmpty,
                let owner = try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: [answer.sessionID]) {
@@ -108,6 +113,7 @@ extension Store {
         try write { db in
             try db.execute(sql: "UPDATE answer SET state = ? WHERE session_id = ? AND step = ?",
                            arguments: [AnswerRecord.State.draft, session, step])
+            try db.execute(sql: "DELETE FROM answer_theme WHERE session_id = ? AND step = ?", arguments: [session, step])
         }
     }
 

@@ -39,6 +39,7 @@ public final class StoreJournal: SessionJournal {
             distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step, type: $0.type, detectedAt: at) },
             generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },
+            themes: outcome.themes,
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) },
             coach: outcome.coach, coachDay: day, exposures: outcome.exposures,
             activityDay: CalendarDay(day),

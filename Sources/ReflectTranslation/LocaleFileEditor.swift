@@ -84,7 +84,7 @@ struct LocaleFileEditor {
         return true
     }
 
-    /// Sets the `source:` line of a list section (probe, distortions, answer_words).
+    /// Sets the `source:` line of a list section (probe, distortions, answer_words, themes).
     mutating func setSectionSource(_ section: String, _ lock: String) -> Bool {
         guard let header = doc.sectionLines[section] else { return false }
         let h = index(header)

@@ -45,6 +45,7 @@ public struct LocaleStatus: Sendable, Equatable, Encodable {
             ("distortions", english.distortionsLock, doc.distortions?.source, doc.distortions != nil),
             ("answer_words", english.answerWordsLock, doc.answerWords?.source, doc.answerWords != nil),
             ("safety", english.safetyLock, doc.safety?.source, doc.safety != nil),
+            ("themes", english.themesLock, doc.themes?.source, doc.themes != nil),
         ]
         for (name, lock, mine, present) in sections {
             guard let lock else { continue }

@@ -105,6 +105,7 @@ public struct LocaleTools: Sendable {
             if doc.distortions != nil { doc.distortions?.source = en.distortionsLock }
             if doc.answerWords != nil { doc.answerWords?.source = en.answerWordsLock }
             if doc.safety != nil { doc.safety?.source = en.safetyLock }
+            if doc.themes != nil { doc.themes?.source = en.themesLock }
         }
         try save(doc, original: original, english: en)
         return confirmed
@@ -202,12 +203,13 @@ public struct LocaleTools: Sendable {
             for (section, new, old) in [("probe", doc.probe?.source, original.probe?.source),
                                         ("distortions", doc.distortions?.source, original.distortions?.source),
                                         ("answer_words", doc.answerWords?.source, original.answerWords?.source),
-                                        ("safety", doc.safety?.source, original.safety?.source)] where new != old {
+                                        ("safety", doc.safety?.source, original.safety?.source),
+                                        ("themes", doc.themes?.source, original.themes?.source)] where new != old {
                 if let new { ok = ok && editor.setSectionSource(section, new) }
             }
             if ok, let reread = try? LocaleFile.document(editor.text, file: doc.file),
                reread.entries == doc.entries, reread.probe == doc.probe, reread.distortions == doc.distortions,
-               reread.answerWords == doc.answerWords, reread.safety == doc.safety {
+               reread.answerWords == doc.answerWords, reread.safety == doc.safety, reread.themes == doc.themes {
                 text = editor.text
             }
         }

@@ -38,6 +38,17 @@ enum LocaleWriter {
                 out.append("  \(name): \(list(words))")
             }
         }
+        if let t = doc.themes {
+            out.append("themes:")
+            if let s = t.source { out.append("  source: \(quote(s))") }
+            if !t.value.slots.isEmpty {
+                out.append("  slots:")
+                for (k, items) in t.value.slots.sorted(by: { $0.key < $1.key }) { out.append("    \(k): \(list(items))") }
+            }
+            for theme in Theme.allCases {
+                if let words = t.value.words[theme] { out.append("  \(theme.rawValue): \(list(words))") }
+            }
+        }
         if let sd = doc.safety {
             let v = sd.value
             out.append("safety:")

@@ -94,6 +94,9 @@ final class EventPrinter {
             if p.kind != .intensity, let flowHint = p.hint { lines.append("   " + flowHint) }
             switch p.kind {
             case .intensity: lines.append("   " + (p.hint ?? "0–10"))
+            case .number:
+                if let scale = p.scale { lines.append("   " + scaleLine(scale)) }
+                if let hint = p.hint { lines.append("   " + hint) }
             case .yesNo: lines.append("   " + hint(.hintYesNo))
             case .multiChoice: lines.append("   " + hint(.hintMultiChoice))
             case .checklist: lines.append("   " + hint(.hintChecklist))
@@ -135,10 +138,21 @@ final class EventPrinter {
         }
     }
 
+    /// `1 = <min label> … 10 = <max label>`, `0 … 24 (in steps of 0.25)`: a
+    /// number prompt's range, end labels and step.
+    private func scaleLine(_ scale: NumberScale) -> String {
+        func end(_ v: Double, _ label: String?) -> String {
+            NumberScale.format(v) + (label.map { " = \($0)" } ?? "")
+        }
+        let step = scale.step == 1 ? "" : " (" + Template(hint(.hintNumberStep)).render([NumberScale.format(scale.step)]) + ")"
+        return end(scale.min, scale.minLabel) + " … " + end(scale.max, scale.maxLabel) + step
+    }
+
     private func describe(_ v: AnswerValue) -> String {
         switch v {
         case .text(let s): "“\(Quote.excerpt(s))”"
         case .integer(let i): "\(i)"
+        case .number(let d): NumberScale.format(d)
         case .boolean(let b): b ? "yes" : "no"
         case .choice(let id): id
         case .choices(let ids): ids.joined(separator: ", ")

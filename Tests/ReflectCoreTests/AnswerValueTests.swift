@@ -32,7 +32,7 @@ struct AnswerValueTests {
 
     @Test("values that look like other cases keep their own case", arguments: [
         AnswerValue.integer(0), .integer(1), .integer(-3), .text("true"), .text("7"), .text(""), .text("{\"ack\":true}"),
-        .choice(""), .choices([]), .checklist([:]), .text("いつも😀"),
+        .choice(""), .choices([]), .checklist([:]), .text("いつも😀"), .number(7.5), .number(0.25),
     ])
     func ambiguousValuesRoundTrip(value: AnswerValue) throws {
         let data = try JSONEncoder().encode(value)
@@ -41,7 +41,8 @@ struct AnswerValueTests {
 
     @Test("malformed answers are refused", arguments: [
         #"{"ack":false}"#, #"{"skipped":false}"#, #"{"choice":"a","choices":["a"]}"#, "{}", #"{"other":1}"#,
-        "null", "7.5", "[1,2]", #"{"choice":7}"#, #"{"checklist":{"a":"finished"}}"#, #"{"choices":"a"}"#,
+        // 7.5 is a number prompt's answer now (AnswerValue.number); see NumberScaleTests.
+        "null", "[1,2]", #"{"choice":7}"#, #"{"checklist":{"a":"finished"}}"#, #"{"choices":"a"}"#,
     ])
     func malformed(json: String) {
         #expect(throws: (any Error).self) { try Self.decode(json) }

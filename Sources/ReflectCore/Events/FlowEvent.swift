@@ -83,10 +83,15 @@ public struct Prompt: Sendable, Equatable {
     public var required: Bool
     /// Whether this step counts in progress.
     public var counted: Bool
+    /// A `number` prompt's scale: min, max, step and the end labels.
+    public var scale: NumberScale?
+    /// A text prompt's limit in characters, if any.
+    public var maxCharacters: Int?
 
     public init(session: String, step: StepID, index: Int, total: Int?, kind: PromptKind, text: String,
                 options: [PromptOption] = [], hint: String? = nil, draft: AnswerValue? = nil,
-                required: Bool = true, counted: Bool = true) {
+                required: Bool = true, counted: Bool = true, scale: NumberScale? = nil,
+                maxCharacters: Int? = nil) {
         self.session = session
         self.step = step
         self.index = index
@@ -98,15 +103,17 @@ public struct Prompt: Sendable, Equatable {
         self.draft = draft
         self.required = required
         self.counted = counted
+        self.scale = scale
+        self.maxCharacters = maxCharacters
     }
 
     public var shape: PromptShape {
-        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required)
+        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, scale: scale, maxCharacters: maxCharacters)
     }
 
     /// The shape, accepting `words` for yes/no and checklist marks.
     public func shape(words: AnswerWords) -> PromptShape {
-        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, words: words)
+        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, words: words, scale: scale, maxCharacters: maxCharacters)
     }
 }
 
@@ -127,7 +134,7 @@ public struct DoneSummary: Sendable, Equatable {
 
 extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
-        case event, session, step, index, total, kind, text, options, hint, draft, required, type, confidence, message, code, file, line
+        case event, session, step, index, total, kind, text, options, hint, draft, required, scale, maxCharacters = "max_chars", type, confidence, message, code, file, line
         case pre, post, delta, flow, experiment, variation, startedAt = "started_at", answered, level, category, resources, region, pause
         case tier, reason
     }
@@ -147,6 +154,8 @@ extension FlowEvent: Encodable {
             try c.encodeIfPresent(p.hint, forKey: .hint)
             try c.encodeIfPresent(p.draft, forKey: .draft)
             try c.encode(p.required, forKey: .required)
+            try c.encodeIfPresent(p.scale, forKey: .scale)
+            try c.encodeIfPresent(p.maxCharacters, forKey: .maxCharacters)
         case .probe(let step, let text):
             try c.encode("probe", forKey: .event)
             try c.encode(step, forKey: .step)

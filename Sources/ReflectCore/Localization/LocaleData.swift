@@ -17,10 +17,13 @@ public struct LocaleData: Sendable, Equatable {
     public var answerWords: AnswerWords
     /// Crisis language, benign idioms, medical-boundary phrases, resources.
     public var safety: SafetyData?
+    /// Theme word lists for auto-tagging; nil when the locale has none
+    /// (tagging then falls back along the chain).
+    public var themes: ThemeLists?
 
     public init(tag: String, name: String, matching: PhraseMatcher.Mode = .wordBoundary, strings: [String: String] = [:],
                 probe: ProbeData = ProbeData(), distortions: DistortionRules? = nil, answerWords: AnswerWords = AnswerWords(),
-                safety: SafetyData? = nil) {
+                safety: SafetyData? = nil, themes: ThemeLists? = nil) {
         self.tag = tag
         self.name = name
         self.matching = matching
@@ -29,6 +32,7 @@ public struct LocaleData: Sendable, Equatable {
         self.distortions = distortions
         self.answerWords = answerWords
         self.safety = safety
+        self.themes = themes
     }
 }
 

@@ -48,6 +48,8 @@ public struct Localizer: Sendable, Equatable {
 
     /// The first locale in the chain with distortion lists, and its mode.
     public var distortionSource: LocaleData? { chain.first { $0.distortions != nil } }
+    /// The first locale of the chain with theme word lists.
+    public var themeSource: LocaleData? { chain.first { $0.themes != nil } }
 
     /// Answer words of the whole chain, most specific first, English last.
     public var answerWords: AnswerWords {

@@ -1,12 +1,15 @@
 /// A validated answer, as stored in a session's answer log.
 ///
-/// JSON: text is a string, intensity an integer, yes/no a boolean,
+/// JSON: text is a string, intensity an integer, a number answer an integer
+/// when whole and a decimal otherwise, yes/no a boolean,
 /// `{"choice": "id"}`, `{"choices": ["a", "b"]}`,
 /// `{"checklist": {"item": "done" | "partly" | "skip"}}`, `{"ack": true}` for
 /// a message or action, `{"skipped": true}` for a skipped optional step.
 public enum AnswerValue: Hashable, Sendable {
     case text(String)
     case integer(Int)
+    /// A number answer that is not whole (7.25); whole ones are ``integer``.
+    case number(Double)
     case boolean(Bool)
     case choice(String)
     case choices([String])
@@ -30,12 +33,16 @@ extension AnswerValue: Codable {
             self = .integer(i)
             return
         }
+        if let d = try? c.decode(Double.self), d.isFinite {
+            self = d == d.rounded() && abs(d) < 1e15 ? .integer(Int(d)) : .number(d)
+            return
+        }
         if let s = try? c.decode(String.self) {
             self = .text(s)
             return
         }
         let bad = DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-            "an answer must be text, an integer, a boolean, {\"choice\"}, {\"choices\"}, {\"checklist\"}, {\"ack\": true} or {\"skipped\": true}"))
+            "an answer must be text, a number, a boolean, {\"choice\"}, {\"choices\"}, {\"checklist\"}, {\"ack\": true} or {\"skipped\": true}"))
         guard let o = try? decoder.container(keyedBy: Keys.self), o.allKeys.count == 1, let key = o.allKeys.first else { throw bad }
         switch key {
         case .ack:
@@ -56,6 +63,7 @@ extension AnswerValue: Codable {
         switch self {
         case .text(let s): try single.encode(s)
         case .integer(let i): try single.encode(i)
+        case .number(let d): try single.encode(d)
         case .boolean(let b): try single.encode(b)
         case .choice(let id):
             var k = keyed

@@ -8,9 +8,13 @@ public struct InvalidAnswer: Error, Sendable, Equatable {
     /// files. A session with a loaded language shows the locale's
     /// `invalid.<code>` instead (the engine's `EngineString`).
     public var message: String
-    public init(_ code: String, _ message: String) {
+    /// Values for the localised message's `%1$@`, `%2$@` … (a number's
+    /// range and step), in order.
+    public var arguments: [String]
+    public init(_ code: String, _ message: String, arguments: [String] = []) {
         self.code = code
         self.message = message
+        self.arguments = arguments
     }
 
     /// `keep` where no earlier answer is offered.

@@ -4,6 +4,9 @@ public enum PromptKind: String, Sendable, Codable, CaseIterable {
     case text
     /// A whole number 0–10 (pre/post intensity, hunger, energy …).
     case intensity
+    /// A number on a scale with min, max and step (``NumberScale``):
+    /// mood 1–10, sleep hours 0–24 in steps of 0.25.
+    case number
     /// `true` or `false`.
     case yesNo = "yes_no"
     /// Exactly one option id.

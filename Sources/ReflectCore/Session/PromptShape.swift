@@ -9,12 +9,20 @@ public struct PromptShape: Sendable, Equatable {
     public var required: Bool
     /// Words accepted for yes/no and checklist marks.
     public var words: AnswerWords
+    /// The scale of a `number` prompt (nil for other kinds; a number prompt
+    /// without one takes no answer).
+    public var scale: NumberScale?
+    /// A text prompt's limit in characters (a moment's quote: 240), if any.
+    public var maxCharacters: Int?
 
-    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true, words: AnswerWords = .english) {
+    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true, words: AnswerWords = .english,
+                scale: NumberScale? = nil, maxCharacters: Int? = nil) {
         self.kind = kind
         self.optionIDs = optionIDs
         self.required = required
         self.words = words
+        self.scale = scale
+        self.maxCharacters = maxCharacters
     }
 
     /// The range an intensity answer must fall in.
@@ -26,7 +34,9 @@ public struct PromptShape: Sendable, Equatable {
     /// Text takes any string up to ``SessionSave/maxTextBytes`` without a
     /// NUL, and not only blanks when required; intensity a
     /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
-    /// 7.5 do not); yes/no a boolean or the language's yes/no words; a choice a known option
+    /// 7.5 do not); a number a value of its scale (as a number or as text,
+    /// with a decimal point or comma: "7.25", "7,25"), stored as an integer
+    /// when whole; yes/no a boolean or the language's yes/no words; a choice a known option
     /// id (or its 1-based number as text); multi-choice distinct known ids;
     /// a checklist a mark for every item; message and action an
     /// acknowledgement.
@@ -45,6 +55,10 @@ public struct PromptShape: Sendable, Equatable {
             guard !s.utf8.contains(0) else {
                 return .failure(InvalidAnswer("nul", "That contains a NUL character (U+0000), which cannot be kept; please retype it."))
             }
+            if let limit = maxCharacters, s.count > limit {
+                return .failure(InvalidAnswer("too_many_characters", "Please keep it to \(limit) characters (this has \(s.count)).",
+                                              arguments: ["\(limit)", "\(s.count)"]))
+            }
             // Blank text does not answer a required question.
             if required, s.unicodeScalars.allSatisfy({ $0.properties.isWhitespace || $0.properties.isDefaultIgnorableCodePoint }) {
                 return .failure(InvalidAnswer("required", "This question needs an answer."))
@@ -59,6 +73,12 @@ public struct PromptShape: Sendable, Equatable {
             return PromptShape.intensity(d)
         case (.intensity, _):
             return PromptShape.intensity(.nan)
+        case (.number, .number(let d)):
+            return number(d)
+        case (.number, .text(let s)):
+            return number(NumberScale.parse(s) ?? .nan)
+        case (.number, _):
+            return number(.nan)
         case (.yesNo, .boolean(let b)):
             return .success(.boolean(b))
         case (.yesNo, .text(let s)):
@@ -108,8 +128,10 @@ public struct PromptShape: Sendable, Equatable {
     public func accepts(_ value: AnswerValue) -> Bool {
         switch (kind, value) {
         case (_, .skipped): return !required
-        case (.text, .text), (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return true
+        case (.text, .text(let s)): return maxCharacters.map { s.count <= $0 } ?? true
+        case (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return true
         case (.intensity, .integer(let i)): return PromptShape.intensityRange.contains(i)
+        case (.number, .integer), (.number, .number): return scale?.contains(value) ?? false
         case (.singleChoice, .choice(let id)): return optionIDs.contains(id)
         case (.multiChoice, .choices(let ids)):
             return Set(ids).isSubset(of: optionIDs) && Set(ids).count == ids.count && !(required && ids.isEmpty)
@@ -138,6 +160,14 @@ public struct PromptShape: Sendable, Equatable {
         }
         if ids.isEmpty && required { return .failure(InvalidAnswer("required", "Please choose at least one.")) }
         return .success(.choices(ids))
+    }
+
+    private func number(_ d: Double) -> Result<AnswerValue, InvalidAnswer> {
+        guard let scale else { return .failure(InvalidAnswer("number_range", "This question has no scale to answer on.")) }
+        if let v = scale.snap(d) { return .success(NumberScale.answer(v)) }
+        let (lo, hi, step) = (NumberScale.format(scale.min), NumberScale.format(scale.max), NumberScale.format(scale.step))
+        return .failure(InvalidAnswer("number_range", "Please enter a number from \(lo) to \(hi), in steps of \(step).",
+                                      arguments: [lo, hi, step]))
     }
 
     private static func intensity(_ d: Double) -> Result<AnswerValue, InvalidAnswer> {

@@ -12,8 +12,10 @@ import ReflectCore
 public enum EngineString: String, CaseIterable, Sendable {
     // Validation messages: `invalid.<code>` of ``InvalidAnswer/code``.
     case invalidIntensityRange = "invalid.intensity_range"
+    case invalidNumberRange = "invalid.number_range"
     case invalidTextExpected = "invalid.text_expected"
     case invalidTooLong = "invalid.too_long"
+    case invalidTooManyCharacters = "invalid.too_many_characters"
     case invalidYesNo = "invalid.yes_no"
     case invalidChoiceUnknown = "invalid.choice_unknown"
     case invalidRequired = "invalid.required"
@@ -38,6 +40,7 @@ public enum EngineString: String, CaseIterable, Sendable {
     case hintMultiChoice = "hint.multi_choice"
     case hintChecklist = "hint.checklist"
     case hintAck = "hint.ack"
+    case hintNumberStep = "hint.number_step"
     case hintDraft = "hint.draft"
     case hintCommands = "hint.commands"
     case doneThanks = "done.thanks"

@@ -20,6 +20,9 @@ public struct Language: Sendable {
     /// The person's experiment arms in this session (strings, `s:variant`,
     /// exposures); ``ActiveVariants/none`` outside experiments.
     public let variants: ActiveVariants
+    /// Auto-tagging with the first theme lists on the chain (tags nothing
+    /// when no locale has any).
+    public let themes: ThemeTagger
 
     public var tag: String { localizer.tag }
 
@@ -36,6 +39,13 @@ public struct Language: Sendable {
             }
         } else {
             detector = nil
+        }
+        if let source = localizer.themeSource, let lists = source.themes {
+            do { themes = try ThemeTagger(lists, mode: source.matching) } catch {
+                throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "themes: \(error)")
+            }
+        } else {
+            themes = .none
         }
         if let source = localizer.probeSource {
             do {
@@ -149,6 +159,7 @@ extension Language {
     /// `invalid.<code>`, else the validator's own ``InvalidAnswer/message``
     /// (hosts without locale files, and codes without a translated message).
     public func message(for invalid: InvalidAnswer) -> String {
-        EngineString(invalid: invalid.code).flatMap { localizer.string($0.key) } ?? invalid.message
+        EngineString(invalid: invalid.code).flatMap { localizer.string($0.key) }.map { Template($0).render(invalid.arguments) }
+            ?? invalid.message
     }
 }

@@ -43,6 +43,7 @@ public struct LocaleDocument: Sendable, Equatable {
     public var distortions: Locked<DistortionRules>?
     public var answerWords: Locked<AnswerWords>?
     public var safety: Locked<SafetyData>?
+    public var themes: Locked<ThemeLists>?
     /// Comments written above each key (English: shown to translators).
     public var comments: [String: [String]] = [:]
 
@@ -54,6 +55,7 @@ public struct LocaleDocument: Sendable, Equatable {
     public var probeLock: String? { probe.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
     public var distortionsLock: String? { distortions.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
     public var answerWordsLock: String? { answerWords.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
+    public var themesLock: String? { themes.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
     public var safetyLock: String? { safety.map { SourceLock.of(LocaleDocument.canonical($0.value)) } }
 
     static func canonical(_ d: SafetyData) -> String {
@@ -62,6 +64,12 @@ public struct LocaleDocument: Sendable, Equatable {
         }
         return ["phrases:\n" + map(d.phrases), "slots:\n" + map(d.slots), "benign=" + d.benign.joined(separator: "|"),
                 "negations=" + d.negations.joined(separator: "|"), "medical:\n" + map(d.medical)].joined(separator: "\n")
+    }
+
+    static func canonical(_ t: ThemeLists) -> String {
+        var out = Theme.allCases.map { "\($0.rawValue)=" + (t.words[$0] ?? []).joined(separator: "|") }
+        for (k, v) in t.slots.sorted(by: { $0.key < $1.key }) { out.append("slot \(k)=" + v.joined(separator: "|")) }
+        return out.joined(separator: "\n")
     }
 
     static func canonical(_ w: AnswerWords) -> String {
@@ -100,7 +108,8 @@ public struct LocaleDocument: Sendable, Equatable {
         }
         return LocaleData(tag: tag, name: name, matching: matching, strings: strings,
                           probe: probe?.value ?? ProbeData(), distortions: distortions?.value,
-                          answerWords: answerWords?.value ?? AnswerWords(), safety: safety?.value)
+                          answerWords: answerWords?.value ?? AnswerWords(), safety: safety?.value,
+                          themes: themes?.value)
     }
 }
 

@@ -29,7 +29,7 @@ import Yams
 /// (see ``SourceLock``); `note` is the translator's own comment. Every error
 /// names the file and line.
 package enum LocaleFile {
-    package static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety"]
+    package static let sections: Set<String> = ["locale", "name", "matching", "strings", "probe", "distortions", "answer_words", "safety", "themes"]
 
     /// `runtime`: for running sessions only. Skips what only translators and
     /// `reflect check` need (the header, comments above keys, and checking
@@ -73,6 +73,7 @@ package enum LocaleFile {
             case "distortions": out.distortions = try distortions(value, doc, validate: !runtime)
             case "answer_words": out.answerWords = try answerWords(value, doc)
             case "safety": out.safety = try safety(value, doc, validate: !runtime)
+            case "themes": out.themes = try themes(value, doc)
             default:
                 throw doc.fail(keyNode, "unknown section '\(key)' (expected one of: \(sections.sorted().joined(separator: ", ")))")
             }
@@ -120,6 +121,25 @@ package enum LocaleFile {
             }
         }
         return .init(value: p, source: source)
+    }
+
+    /// `themes: { source, slots: { name: [...] }, work: [...], sleep: [...] … }`.
+    private static func themes(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<ThemeLists> {
+        var t = ThemeLists()
+        var source: String?
+        for (key, keyNode, value) in try doc.mapping(node, "themes") {
+            if key == "source" {
+                source = try doc.string(value, "themes.source")
+            } else if key == "slots" {
+                for (name, _, list) in try doc.mapping(value, "themes.slots") { t.slots[name] = try doc.strings(list, "themes.slots.\(name)") }
+            } else if let theme = Theme(rawValue: key) {
+                t.words[theme] = try doc.strings(value, "themes.\(key)")
+            } else {
+                throw doc.fail(keyNode, "unknown theme '\(key)' (\(Theme.allCases.map(\.rawValue).joined(separator: ", ")), slots, source)")
+            }
+        }
+        do { try t.lexicon.validate() } catch { throw doc.fail(node, "themes: \(error)") }
+        return .init(value: t, source: source)
     }
 
     private static func answerWords(_ node: Node, _ doc: YAMLDocument) throws(EngineError) -> LocaleDocument.Locked<AnswerWords> {

@@ -4,7 +4,7 @@ import ReflectCore
 /// The Lua API a flow sees; docs/flow-api.md is its reference.
 ///
 /// - `flow { id, version, run [, title, moods, total] }` declares the flow.
-/// - In `run(s)`, prompts: `s:ask`, `s:intensity`, `s:yesno`, `s:choose`,
+/// - In `run(s)`, prompts: `s:ask`, `s:intensity`, `s:number`, `s:yesno`, `s:choose`,
 ///   `s:choose_many`, `s:checklist`, `s:action`, `s:message`. Each takes
 ///   `{ id, text [, args, fallback, options | items, hint, required,
 ///   progress, probe] }`, shows one prompt, and returns the validated answer
@@ -33,6 +33,15 @@ public struct FlowAPI {
         /// Experiments the person is in whose arms vary a key this prompt
         /// looked up (its exposure, see ``FlowEffect/exposure(step:experiment:variation:)``).
         var experiments: [String] = []
+        /// A `number` prompt's scale, labels rendered.
+        var scale: NumberScale? = nil
+        /// A text prompt's `max_chars`.
+        var maxCharacters: Int? = nil
+
+        /// What validation needs to know about this prompt.
+        var shape: PromptShape {
+            PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, scale: scale, maxCharacters: maxCharacters)
+        }
     }
 
     /// What a running flow did that authoring tools care about.
@@ -153,6 +162,7 @@ public struct FlowAPI {
         let session = LuaTable(named: [
             "ask": try prompt("ask", .text),
             "intensity": try prompt("intensity", .intensity),
+            "number": try prompt("number", .number),
             "yesno": try prompt("yesno", .yesNo),
             "choose": try prompt("choose", .singleChoice),
             "choose_many": try prompt("choose_many", .multiChoice),
@@ -427,6 +437,7 @@ public struct FlowAPI {
         } else if kind == .intensity {
             hint = language.localizer.string(EngineString.intensityHint.key)
         }
+        let scale = kind == .number ? try numberScale(t, language, function: function, step: step, observe: observe) : nil
         let probe: Bool
         switch t["probe"] {
         case .nil: probe = false
@@ -436,7 +447,46 @@ public struct FlowAPI {
         return PromptSpec(step: step, kind: kind, text: rendered, options: options, hint: hint,
                           required: t["required"].boolValue ?? true,
                           counted: kind.countsAsQuestion && (t["progress"].boolValue ?? true),
-                          probe: probe)
+                          probe: probe, scale: scale, maxCharacters: try maxChars(t, kind, function: function, step: step))
+    }
+
+    /// `s:ask { max_chars = 240 }`: a text answer's limit in characters (1 … 20,000).
+    private static func maxChars(_ t: LuaTable, _ kind: PromptKind, function: String, step: StepID) throws(LuaHostError) -> Int? {
+        if case .nil = t["max_chars"] { return nil }
+        guard kind == .text, let n = t["max_chars"].integerValue, n >= 1, n <= Int64(SessionLimits.maxTextBytes) else {
+            throw LuaHostError("\(function) '\(step)': 'max_chars' is for s:ask, a whole number from 1 to \(SessionLimits.maxTextBytes)")
+        }
+        return Int(n)
+    }
+
+    /// `s:number { min = 0, max = 24, step = 0.25, min_label = "key", max_label = "key" }`:
+    /// `min` and `max` required, `step` 1 by default, labels optional.
+    private static func numberScale(_ t: LuaTable, _ language: Language, function: String, step: StepID,
+                                    observe: (Observation) -> Void) throws(LuaHostError) -> NumberScale {
+        guard let min = t["min"].finiteNumber, let max = t["max"].finiteNumber else {
+            throw LuaHostError("\(function) '\(step)': 'min' and 'max' must be numbers")
+        }
+        let increment: Double
+        switch t["step"] {
+        case .nil: increment = 1
+        default:
+            guard let v = t["step"].finiteNumber else { throw LuaHostError("\(function) '\(step)': 'step' must be a number") }
+            increment = v
+        }
+        if let problem = NumberScale.problem(min: min, max: max, step: increment) {
+            throw LuaHostError("\(function) '\(step)': \(problem)")
+        }
+        func label(_ field: String) throws(LuaHostError) -> String? {
+            switch t[field] {
+            case .nil: return nil
+            case .string(let raw):
+                _ = try FlowAPILimits.text(raw, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': '\(field)'")
+                return try FlowAPILimits.text(try render(raw, args: [], fallback: nil, language, field: field, observe: observe),
+                                              max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the \(field) as shown")
+            default: throw LuaHostError("\(function) '\(step)': '\(field)' must be a locale key or text")
+            }
+        }
+        return NumberScale(min: min, max: max, step: increment, minLabel: try label("min_label"), maxLabel: try label("max_label"))
     }
 
     /// A locale key or literal text, with its placeholders filled. When an
@@ -487,6 +537,7 @@ public struct FlowAPI {
         switch answer {
         case .text(let s): .string(s)
         case .integer(let i): .integer(Int64(i))
+        case .number(let d): .number(d)
         case .boolean(let b): .boolean(b)
         case .choice(let id): .string(id)
         case .choices(let ids): .table(LuaTable(sequence: ids.map { .string($0) }))

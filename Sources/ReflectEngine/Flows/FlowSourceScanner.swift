@@ -194,7 +194,7 @@ package struct FlowSourceScanner {
         return h
     }
 
-    package static let promptNames: Set<String> = ["ask", "intensity", "yesno", "choose", "choose_many", "checklist", "action", "message"]
+    package static let promptNames: Set<String> = ["ask", "intensity", "number", "yesno", "choose", "choose_many", "checklist", "action", "message"]
 
     /// Step ids written literally in prompt calls, with their lines.
     package var promptSteps: [(StepID, Int)] {

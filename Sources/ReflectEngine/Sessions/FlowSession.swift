@@ -159,6 +159,7 @@ public final class FlowSession {
         // one go, before anything is shown. If the journal fails, the
         // session goes back to this prompt.
         var outcome = AnswerOutcome(safety: flag, probed: probed)
+        if case .text(let text) = value { outcome.themes = language.themes.themes(in: text) }
         let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
         do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value)]) } catch {
             // The flow failed after a valid answer: the answer is still kept.
@@ -325,7 +326,7 @@ public final class FlowSession {
         var next = driven.next
         for (i, recorded) in save.answers.enumerated() {
             if lenient, let asked = next {
-                let shape = PromptShape(kind: asked.kind, optionIDs: asked.options.map(\.id), required: asked.required)
+                let shape = asked.shape
                 if asked.step != recorded.step || !shape.accepts(recorded.value) {
                     // The flow changed here: what was answered from here on waits as drafts.
                     let rest = save.answers[i...]
@@ -347,7 +348,7 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step, message:
                     "flow changed: step '\(recorded.step)' no longer exists at this point (the flow now asks '\(asked.step)' here)")
             }
-            let shape = PromptShape(kind: asked.kind, optionIDs: asked.options.map(\.id), required: asked.required)
+            let shape = asked.shape
             guard shape.accepts(recorded.value) else {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
@@ -389,7 +390,8 @@ public final class FlowSession {
             return
         }
         var prompt = Prompt(session: sessionID, step: next.step, index: run.countedSoFar, total: definition.total, kind: next.kind,
-                            text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted)
+                            text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted,
+                            scale: next.scale, maxCharacters: next.maxCharacters)
         if let draft = save.drafts.last(where: { $0.step == next.step }), prompt.shape.accepts(draft.value) {
             prompt.draft = draft.value
         }

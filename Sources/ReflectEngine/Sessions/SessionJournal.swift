@@ -24,6 +24,9 @@ public struct AnswerOutcome: Sendable {
     /// Celebrations the answer earned, after the rate limit (each fires
     /// once: a journal stores each once per session, step and reason).
     public var celebrations: [FiredCelebration] = []
+    /// The themes a text answer mentions (auto-tagging with the session
+    /// language's theme lists), in ``Theme`` order; empty for other answers.
+    public var themes: [Theme] = []
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {

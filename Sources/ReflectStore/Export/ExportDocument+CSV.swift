@@ -52,6 +52,7 @@ extension ExportDocument {
         switch v {
         case .text(let s): s
         case .integer(let i): "\(i)"
+        case .number(let d): NumberScale.format(d)
         case .boolean(let b): b ? "yes" : "no"
         case .choice(let id): id
         case .choices(let ids): ids.joined(separator: ";")

@@ -147,8 +147,12 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     /// The session's experiment arms (absent when none, and in older exports).
     public var variants: [VariantAssignment]?
 
+    /// The themes auto-tagging found in the session's answers (table
+    /// `answer_theme`). Empty in exports from before themes existed.
+    public var themes: [ExportedTheme] = []
+
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated, variants
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated, variants, themes
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
     }
 
@@ -199,6 +203,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         facts = try c.decodeIfPresent(String.self, forKey: .facts)
         generated = try c.decodeIfPresent([ExportedGeneratedText].self, forKey: .generated) ?? []
         variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants)
+        themes = try c.decodeIfPresent([ExportedTheme].self, forKey: .themes) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -223,6 +228,19 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         try c.encodeIfPresent(facts, forKey: .facts)
         if !generated.isEmpty { try c.encode(generated, forKey: .generated) }
         try c.encodeIfPresent(variants, forKey: .variants)
+        if !themes.isEmpty { try c.encode(themes, forKey: .themes) }
+    }
+}
+
+/// A theme an answer mentions (table `answer_theme`); `theme` is a
+/// ``Theme`` raw value, as stored.
+public struct ExportedTheme: Codable, Sendable, Equatable {
+    public var step: StepID
+    public var theme: String
+
+    public init(step: StepID, theme: String) {
+        self.step = step
+        self.theme = theme
     }
 }
 
@@ -457,6 +475,14 @@ extension ExportDocument {
                 try text("generated[\(j)].basis", g.basis, max: 128)
                 try time("generated[\(j)].at", g.at)
             }
+            guard s.themes.count <= Theme.allCases.count * SessionSave.maxAnswers else { throw fail("themes", "too many themes") }
+            var tagged = Set<String>()
+            for (j, t) in s.themes.enumerated() {
+                guard Theme(rawValue: t.theme) != nil else { throw fail("themes[\(j)].theme", "unknown theme '\(t.theme.prefix(40))'") }
+                guard tagged.insert("\(t.step.rawValue) \(t.theme)").inserted else {
+                    throw fail("themes[\(j)]", "'\(t.step)' is tagged '\(t.theme)' twice")
+                }
+            }
             guard s.events.count <= 10 * SessionSave.maxAnswers else { throw fail("events", "too many events") }
             for (j, e) in s.events.enumerated() {
                 try text("events[\(j)].category", e.category, max: 64)
@@ -493,6 +519,8 @@ extension ExportDocument {
             return nil
         case (.intensity, .integer(let i)):
             return PromptShape.intensityRange.contains(i) ? nil : "\(i) is not 0–10"
+        case (.number, .integer): return nil
+        case (.number, .number(let d)): return d.isFinite ? nil : "not a finite number"
         case (.yesNo, .boolean), (.message, .acknowledged), (.action, .acknowledged): return nil
         case (.singleChoice, .choice(let id)): return id.isEmpty || id.utf8.count > 64 || id.utf8.contains(0) ? "not an option id" : nil
         case (.multiChoice, .choices(let ids)):

@@ -22,6 +22,7 @@ extension DistortionType: DatabaseValueConvertible {}
 extension Mood: DatabaseValueConvertible {}
 extension ChecklistMark: DatabaseValueConvertible {}
 extension CravingNote.Kind: DatabaseValueConvertible {}
+extension Theme: DatabaseValueConvertible {}
 
 /// An answer is stored as its JSON (`AnswerValue`'s coding, keys sorted):
 /// `7`, `"The meeting"`, `{"skipped":true}`.

@@ -1,0 +1,97 @@
+/// The weekly letter: a pure function of one week's entries (the same week
+/// gives the same letter). Top 3 themes, 3 moments (most intense first,
+/// ties by recency), 2 questions, 1 commitment from the week's "next step"
+/// answers. No entries: a gentle empty letter; some: what there is.
+public struct WeeklyLetter: Sendable, Equatable, Encodable {
+    /// Monday and Sunday of the week.
+    public var start: CalendarDay
+    public var end: CalendarDay
+    /// Entries (sessions) of the week.
+    public var entries: Int
+    /// Up to 3, most mentioned first (entries that mention each; ties in ``Theme`` order).
+    public var themes: [ThemeCount]
+    /// Up to 3 moments.
+    public var moments: [LetterMoment]
+    /// Always 2.
+    public var questions: [LetterQuestion]
+    /// The most recent "next step" answer of the week, if any.
+    public var commitment: String?
+
+    public var isEmpty: Bool { entries == 0 }
+
+    public struct ThemeCount: Sendable, Equatable, Encodable {
+        public var theme: Theme
+        public var entries: Int
+    }
+
+    public struct LetterMoment: Sendable, Equatable, Encodable {
+        public var quote: String
+        public var intensity: Int?
+        public var day: CalendarDay
+        public var session: String
+    }
+
+    /// Which question to ask; the words come from the locale.
+    public enum LetterQuestion: Sendable, Equatable, Encodable {
+        /// What helped with the week's main theme.
+        case helped(Theme)
+        /// What the second theme needs next week.
+        case needs(Theme)
+        /// A moment to remember (no themes this week).
+        case remember
+        /// What to carry into next week.
+        case carry
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.singleValueContainer()
+            switch self {
+            case .helped(let t): try c.encode("helped:\(t.rawValue)")
+            case .needs(let t): try c.encode("needs:\(t.rawValue)")
+            case .remember: try c.encode("remember")
+            case .carry: try c.encode("carry")
+            }
+        }
+    }
+
+    /// The letter of the week starting on `monday` (any day of it is moved
+    /// to its Monday) from `entries` (those outside the week are ignored).
+    public static func compose(week day: CalendarDay, entries all: [JournalEntry]) -> WeeklyLetter {
+        let start = Insights.weekStart(day), end = start.adding(days: 6)
+        let entries = all.filter { $0.day >= start && $0.day <= end }
+            .sorted { ($0.day, $0.startedAt, $0.sessionID) < ($1.day, $1.startedAt, $1.sessionID) }
+
+        var counts: [Theme: Int] = [:]
+        for e in entries {
+            var themes = Set(e.allThemes)
+            if case .choices(let ids)? = e.answers["themes"] { themes.formUnion(ids.compactMap(Theme.init(rawValue:))) }
+            for t in themes { counts[t, default: 0] += 1 }
+        }
+        let top = counts.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(3)
+            .map { ThemeCount(theme: $0.key, entries: $0.value) }
+
+        let moments = entries.filter { $0.flow == JournalFlows.moment }.compactMap { e -> (JournalEntry, LetterMoment)? in
+            guard let quote = e.text("quote") else { return nil }
+            return (e, LetterMoment(quote: quote, intensity: e.number("intensity").map { Int($0) }, day: e.day, session: e.sessionID))
+        }
+        .sorted { a, b in
+            let (ia, ib) = (a.1.intensity ?? -1, b.1.intensity ?? -1)
+            if ia != ib { return ia > ib }
+            return (a.0.day, a.0.startedAt, a.0.sessionID) > (b.0.day, b.0.startedAt, b.0.sessionID)
+        }
+        .prefix(3).map(\.1)
+
+        var questions: [LetterQuestion] = [top.first.map { .helped($0.theme) } ?? .remember]
+        questions.append(top.count > 1 ? .needs(top[1].theme) : .carry)
+
+        // The latest "next step" of the week (later entries first; within
+        // one entry, steps by id).
+        var commitment: String?
+        for e in entries.reversed() where commitment == nil {
+            for step in JournalFlows.nextSteps.sorted(by: { $0.rawValue < $1.rawValue }) {
+                if let t = e.text(step) { commitment = t; break }
+            }
+        }
+        return WeeklyLetter(start: start, end: end, entries: entries.count, themes: top, moments: moments,
+                            questions: questions, commitment: commitment)
+    }
+}
