@@ -75,6 +75,9 @@ extension Store {
             let generated: [String: Group<ExportedGeneratedText>] = try readRows(
                 "SELECT * FROM generated_text ORDER BY session_id, at, request", as: GeneratedTextRecord.self) {
                     "generated text \(Store.label($0["request"]))" }
+            let themes: [String: Group<ExportedTheme>] = try readRows(
+                "SELECT * FROM answer_theme ORDER BY session_id, step, theme", as: AnswerThemeRecord.self) {
+                    "theme of \(Store.label($0["step"]))" }
             for row in sessions {
                 guard var exported = Store.exportedSession(row, problems: &problems) else { continue }
                 let id = exported.id
@@ -93,8 +96,8 @@ extension Store {
                         problems.append("session \(id): its experiment arms cannot be read; left out")
                     }
                 }
-                exported.themes = try readRows("SELECT * FROM answer_theme WHERE session_id = \(id) ORDER BY step, theme",
-                                               as: AnswerThemeRecord.self) { "theme of \(Store.label($0["step"]))" }
+                exported.themes = themes[id]?.rows ?? []
+                problems += themes[id]?.problems ?? []
                 out.append(exported)
             }
             let exposures = try Row.fetchAll(db, sql: "SELECT * FROM experiment_exposure ORDER BY at, id").map { r in
