@@ -65,11 +65,14 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),
         .testTarget(name: "ReflectCoreTests", dependencies: ["ReflectCore"]),
         .testTarget(name: "ReflectEngineTests", dependencies: ["ReflectEngine", "LuaHost", "ReflectAuthoring",
-                                                             "ReflectTranslation", "ReflectStoreJournal", "ReflectStore"]),
+                                                             "ReflectTranslation", "ReflectStoreJournal", "ReflectStore",
+                                                             "LoopbackHTTP"]),
         // Test support: an SQLite VFS that counts syncs per file (docs/storage.md).
         .target(name: "CSQLiteSyncCounter", path: "Tests/CSQLiteSyncCounter",
                 linkerSettings: [.linkedLibrary("sqlite3")]),
         .testTarget(name: "ReflectStoreTests", dependencies: ["ReflectStore", "CSQLiteSyncCounter"]),
-        .testTarget(name: "CLITests", dependencies: ["reflect", "ReflectStore"]),
+        // Test support: a real HTTP server on the loopback interface (docs/generation.md).
+        .target(name: "LoopbackHTTP", path: "Tests/LoopbackHTTP"),
+        .testTarget(name: "CLITests", dependencies: ["reflect", "ReflectStore", "LoopbackHTTP"]),
     ]
 )

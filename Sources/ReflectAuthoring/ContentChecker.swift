@@ -29,6 +29,10 @@ public struct ContentChecker: Sendable {
         out += LocaleTools(library: library).check()
         out += PersonalityCheck(library: library).run()
         out += ExperimentChecker(library: library).run()
+        // Prompt templates (docs/generation.md): the fixed placeholder list.
+        do { _ = try PromptLibrary.load(library.root) } catch {
+            out.append(Diagnostic(.prompt, file: error.file ?? "prompts", line: error.line, message: error.message))
+        }
         let english: Language?
         do { english = try library.language(for: "en") } catch {
             out.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line, message: error.message))

@@ -35,7 +35,10 @@ public final class StoreJournal: SessionJournal {
         try store.recordAnswer(
             row,
             safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0, at: at) },
-            events: outcome.probed ? [SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: at)] : [],
+            events: (outcome.probed ? [SessionEventRecord(sessionID: sessionID, kind: .probe, step: step, at: at)] : [])
+                + outcome.generated.filter { $0.refused != nil }.map {
+                    SessionEventRecord(sessionID: sessionID, kind: .generationBlocked, step: $0.id, at: at)
+                },
             distortions: outcome.distortions.map { DistortionRecord(sessionID: sessionID, step: $0.step, type: $0.type, detectedAt: at) },
             generated: outcome.generated.map { GeneratedTextRecord(sessionID: sessionID, request: $0.id, text: $0.text,
                                                                    generated: $0.generated, basis: $0.basis, at: at) },

@@ -130,6 +130,8 @@ final class EventPrinter {
                     ["\(pre)", "\(post)", "\(delta > 0 ? "+" : "")\(delta)"])
             }
             return line
+        case .feedback(let f):
+            return ["", "  " + f.affirmation, "  " + f.observation, "  " + f.takeaway].joined(separator: "\n")
         case .resumable(let session, _, let startedAt, let answered):
             return "  (an unfinished session \(session.prefix(8)) from \(startedAt), \(answered) answered, can be resumed)"
         case .error(let code, let message, let file, let line):

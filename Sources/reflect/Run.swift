@@ -33,6 +33,7 @@ struct Run: ParsableCommand {
     @OptionGroup var contentOptions: ContentOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var drive: DriveOptions
+    @OptionGroup var generation: GeneratorOptions
 
     @Option(help: "The mood before the flow: horrible, bad, average, good or great.")
     var mood: Mood?
@@ -88,6 +89,7 @@ struct Run: ParsableCommand {
             }
             options.facts = facts
             options.celebrations = settings.celebrations && !noCelebrations
+            try generation.apply(to: &options, language: language, library: library)
             var session = try FlowSession.open(source, language: language, options: options)
 
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
@@ -104,7 +106,7 @@ struct Run: ParsableCommand {
                 }
                 if resumeIt {
                     let lease = try store.lease(session: latest.id)
-                    session = try SessionResumer(store: store, library: library).open(latest.id)
+                    session = try SessionResumer(store: store, library: library, generation: generation).open(latest.id)
                     return try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                                            answersPath: drive.answers).run(resumed: true)
                 }
@@ -133,6 +135,7 @@ struct Resume: ParsableCommand {
     @OptionGroup var contentOptions: ContentOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var drive: DriveOptions
+    @OptionGroup var generation: GeneratorOptions
 
     func run() throws {
         let stamps = try Timestamps(now: drive.now)
@@ -151,7 +154,7 @@ struct Resume: ParsableCommand {
             }
             // One writer per session: the lease first, then the answers are read.
             let lease = try store.lease(session: id)
-            let opened = try SessionResumer(store: store, library: contentOptions.library).open(id)
+            let opened = try SessionResumer(store: store, library: contentOptions.library, generation: generation).open(id)
             try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers).run(resumed: true)
         } catch let e as EngineError {

@@ -10,6 +10,8 @@ import ReflectStore
 struct SessionResumer {
     let store: Store
     let library: ContentLibrary
+    /// The text provider for requests the save has no text for yet.
+    var generation = GeneratorOptions()
 
     func open(_ id: String) throws -> FlowSession {
         let detail = try store.detail(id)
@@ -20,6 +22,8 @@ struct SessionResumer {
         let source = try library.catalog.source(for: save.flow)
         // The arms the session started with (its save), never a fresh assignment.
         let language = try library.language(for: save.locale, personality: detail.session.personality, variants: save.variants)
-        return try FlowSession.open(source, language: language, options: SessionOptions(sessionID: id, log: flowLog), resuming: save)
+        var options = SessionOptions(sessionID: id, log: flowLog)
+        try generation.apply(to: &options, language: language, library: library)
+        return try FlowSession.open(source, language: language, options: options, resuming: save)
     }
 }

@@ -166,7 +166,7 @@ struct StorageSafetyTests {
             } else {
                 #expect(out.status == 0, "\(command): status \(out.status) \(out.stderr)")
             }
-            if command[0] == "run" { #expect(out.events.last?["event"] as? String == "done") }
+            if command[0] == "run" { #expect(out.events.contains { $0["event"] as? String == "done" }) }
         }
         let history = try CLIRunner.run(["history", "--db", db])
         #expect(history.stdout.contains("2026-11-21  great"), "the edit went to the one entry of the day: \(history.stdout)")

@@ -19,9 +19,10 @@ private final class CountingGenerator: TextGenerator, @unchecked Sendable {
         self.reply = reply
     }
     var calls: Int { lock.withLock { count } }
-    func generate(_ request: GenerationRequest) throws -> String {
+    var name: String { "counting" }
+    func generate(_ request: GenerationRequest) async throws -> String {
         lock.withLock { count += 1 }
-        if delay > 0 { Thread.sleep(forTimeInterval: delay) }
+        if delay > 0 { try await Task.sleep(for: .milliseconds(Int(delay * 1000))) }
         guard let reply else { throw CocoaError(.featureUnsupported) }
         return reply + " (" + request.inputs.joined(separator: "|") + ")"
     }
@@ -49,7 +50,7 @@ private let generatingFlow = source("flows/test/generate.lua", """
       id = "test.generate", version = 1,
       run = function(s)
         local thought = s:ask { id = "thought", text = "What went through your mind?" }
-        local question = s:generate { id = "final", purpose = "final_question", inputs = { thought },
+        local question = s:generate { id = "final", purpose = "test_question", inputs = { thought },
                                       fallback = "What would you tell a friend?" }
         s:ask { id = "last", text = question }
       end,
@@ -81,7 +82,7 @@ struct GenerationYieldTests {
     func slowHostWithinTimeout() throws {
         let flow = source("flows/test/generate-slow.lua", """
             return flow { id = "test.generate-slow", version = 1, run = function(s)
-              local q = s:generate { id = "q", purpose = "final_question", fallback = "Fallback?", timeout = 5 }
+              local q = s:generate { id = "q", purpose = "test_question", fallback = "Fallback?", timeout = 5 }
               s:ask { id = "last", text = q }
             end }
             """)

@@ -4,13 +4,17 @@ return flow {
   id = "reflection.positive",
   title = "reflection.positive.title",
   moods = { "good", "great" },
-  version = 1,
+  version = 2,
   total = 3,
   run = function(s)
-    s:intensity { id = "pre", text = "intensity.pre", progress = false }
+    local pre = s:intensity { id = "pre", text = "intensity.pre", progress = false }
     local moment = s:ask { id = "savour", text = "reflection.positive.q1", probe = "specificity" }
-    s:ask { id = "possible", text = "reflection.positive.q2", args = { moment }, fallback = "reflection.positive.q2.static" }
-    s:ask { id = "repeat", text = "reflection.positive.q3", args = { moment }, fallback = "reflection.positive.q3.static" }
-    s:intensity { id = "post", text = "intensity.post", progress = false }
+    local possible = s:ask { id = "possible", text = "reflection.positive.q2", args = { moment }, fallback = "reflection.positive.q2.static" }
+    -- The last question: personalised when a text provider is set (docs/generation.md).
+    local final = s:generate { id = "final", purpose = "final_question", framework = "ba", inputs = { moment, possible },
+                               fallback = "reflection.positive.q3", args = { moment }, static = "reflection.positive.q3.static" }
+    local again = s:ask { id = "repeat", text = final }
+    local post = s:intensity { id = "post", text = "intensity.post", progress = false }
+    s:feedback { pre = pre, post = post, framework = "ba", final = "final", inputs = { again } }
   end,
 }

@@ -16,6 +16,8 @@ public enum FlowEvent: Sendable, Equatable {
     case saved(session: String, step: StepID)
     /// The flow finished.
     case done(DoneSummary)
+    /// After `done`: feedback on the session (generation spec §4).
+    case feedback(SessionFeedback)
     /// The flow failed. `code` is stable (see docs/events.md).
     case error(code: String, message: String, file: String?, line: Int?)
     /// The answer just given signals a crisis: a warm message and the
@@ -119,6 +121,24 @@ public struct Prompt: Sendable, Equatable {
 
 /// What `done` reports: the intensity before and after (steps `pre` and
 /// `post`), and the change.
+/// Three short texts about a finished session, in the personality's voice.
+public struct SessionFeedback: Sendable, Equatable {
+    public var session: String
+    public var affirmation: String
+    public var observation: String
+    public var takeaway: String
+    /// Whether any slot came from a provider (false: all from the offline template).
+    public var generated: Bool
+
+    public init(session: String, affirmation: String, observation: String, takeaway: String, generated: Bool) {
+        self.session = session
+        self.affirmation = affirmation
+        self.observation = observation
+        self.takeaway = takeaway
+        self.generated = generated
+    }
+}
+
 public struct DoneSummary: Sendable, Equatable {
     public var session: String
     public var pre: Int?
@@ -137,6 +157,7 @@ extension FlowEvent: Encodable {
         case event, session, step, index, total, kind, text, options, hint, draft, required, scale, maxCharacters = "max_chars", type, confidence, message, code, file, line
         case pre, post, delta, flow, experiment, variation, startedAt = "started_at", answered, level, category, resources, region, pause
         case tier, reason
+        case affirmation, observation, takeaway, generated
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -186,6 +207,13 @@ extension FlowEvent: Encodable {
             try c.encodeIfPresent(d.pre, forKey: .pre)
             try c.encodeIfPresent(d.post, forKey: .post)
             try c.encodeIfPresent(d.delta, forKey: .delta)
+        case .feedback(let f):
+            try c.encode("feedback", forKey: .event)
+            try c.encode(f.session, forKey: .session)
+            try c.encode(f.affirmation, forKey: .affirmation)
+            try c.encode(f.observation, forKey: .observation)
+            try c.encode(f.takeaway, forKey: .takeaway)
+            try c.encode(f.generated, forKey: .generated)
         case .safety(let n):
             try c.encode("safety", forKey: .event)
             try c.encode(n.step, forKey: .step)

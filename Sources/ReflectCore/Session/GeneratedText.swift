@@ -14,15 +14,20 @@ public struct GeneratedText: Sendable, Equatable, Codable {
     public var generated: Bool
     /// A digest of the request's purpose and inputs (no text of the person's).
     public var basis: String
+    /// Why a provider's text was not shown (`pii.phone`, `medical.medication`,
+    /// `crisis.self_harm`, `rule.too_long`): logged as an event kind and a
+    /// time, never with the text. Nil when nothing was refused.
+    public var refused: String?
 
-    public init(id: StepID, text: String, generated: Bool, basis: String = "") {
+    public init(id: StepID, text: String, generated: Bool, basis: String = "", refused: String? = nil) {
         self.id = id
         self.text = text
         self.generated = generated
         self.basis = basis
+        self.refused = refused
     }
 
-    private enum CodingKeys: String, CodingKey { case id, text, generated, basis }
+    private enum CodingKeys: String, CodingKey { case id, text, generated, basis, refused }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -30,5 +35,6 @@ public struct GeneratedText: Sendable, Equatable, Codable {
         text = try c.decode(String.self, forKey: .text)
         generated = try c.decode(Bool.self, forKey: .generated)
         basis = try c.decodeIfPresent(String.self, forKey: .basis) ?? ""
+        refused = try c.decodeIfPresent(String.self, forKey: .refused)
     }
 }

@@ -30,6 +30,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case experimentPlaceholders = "X003"
     case experimentWeights = "X004"
     case experimentOverlap = "X005"
+    case prompt = "G001"
 
     /// A readable name, stable like the code: `reflect locales check`
     /// users know the locale findings by these (`locale.placeholders`).
@@ -63,6 +64,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .experimentPlaceholders: "experiment.placeholders"
         case .experimentWeights: "experiment.weights"
         case .experimentOverlap: "experiment.overlap"
+        case .prompt: "prompt.invalid"
         }
     }
 
@@ -72,7 +74,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
              .localeMissingList: .warning
         case .celebrationRule, .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
              .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality,
-             .experimentMalformed, .experimentUnknownKey, .experimentPlaceholders, .experimentWeights, .experimentOverlap: .error
+             .experimentMalformed, .experimentUnknownKey, .experimentPlaceholders, .experimentWeights, .experimentOverlap, .prompt: .error
         }
     }
 
@@ -106,6 +108,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .experimentWeights: "give one weight per variation, summing to 1"
         case .experimentOverlap: "stop one of them, or give both the same namespace id with disjoint ranges"
         case .celebrationRule: "use a tier (tiny, medium, big), a reason and a pool the engine knows (docs/progress.md)"
+        case .prompt: "use only the placeholders of docs/generation.md ({ENTRY}, {CONTEXT}, {EMOTION}, …), and name the file <name>.v<N>.yaml"
         }
     }
 }

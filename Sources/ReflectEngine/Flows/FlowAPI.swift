@@ -73,6 +73,9 @@ public struct FlowAPI {
         /// Takes the generation request the flow is about to yield for and
         /// returns the token its yield will carry (as ``prompt(_:)``).
         func generate(_ request: GenerationRequest) throws(LuaHostError) -> Int64
+        /// Takes the feedback request the flow is about to yield for and
+        /// returns the token its yield will carry (as ``prompt(_:)``).
+        func feedback(_ request: FeedbackRequest) throws(LuaHostError) -> Int64
         /// The snapshot of the person's facts the session started with.
         var facts: UserFacts? { get }
         /// Records a coach record as an effect of the running step.
@@ -208,6 +211,14 @@ public struct FlowAPI {
                 let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen))
                 return .yield([.integer(token)])
             }),
+            "feedback": .function(try lua.makeFunction("feedback") { call in
+                let host = try live()
+                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                    throw LuaHostError("s:feedback must be called by the flow's run function itself, not inside a coroutine the flow created")
+                }
+                let token = try host.feedback(try feedbackRequest(call.table(2), host.language, screen: host.screen))
+                return .yield([.integer(token)])
+            }),
             "facts": try helper("facts") { _, host in .values([factsTable(host.facts)]) },
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
@@ -285,7 +296,10 @@ public struct FlowAPI {
         return (tier, reason)
     }
 
-    /// `s:generate { id = ..., purpose = ..., inputs = { ... }, fallback = "key or text", timeout = 1.5 }`.
+    /// `s:generate { id = ..., purpose = ..., inputs = { ... }, fallback = "key or text" [, args = { ... }, static = "key",
+    /// framework = "cbt", distortion = kind, prompt = "final_question.v1", timeout = 1.5] }`.
+    /// The fallback is rendered like a prompt's text: `args` are quoted into
+    /// it, and `static` replaces it when an argument cannot be quoted.
     static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> GenerationRequest {
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
@@ -298,23 +312,96 @@ public struct FlowAPI {
             throw LuaHostError("generate '\(id)': 'fallback' must be a locale key or text (shown when nothing is generated)")
         }
         _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'fallback'")
-        let list = t["inputs"].tableValue?.sequence ?? []
-        guard list.count <= FlowAPILimits.maxArguments else {
-            throw LuaHostError("generate '\(id)': \(list.count) inputs (at most \(FlowAPILimits.maxArguments))")
+        let inputs = try texts(t["inputs"], language, what: "generate '\(id)': inputs", screen: screen)
+        let args = try quotableArgs(t["args"], language, what: "generate '\(id)': args", screen: screen)
+        let staticKey = t["static"].stringValue
+        if let staticKey { _ = try FlowAPILimits.text(staticKey, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'static'") }
+        let timeout = try seconds(t["timeout"], what: "generate '\(id)'")
+        let shown = try render(fallback, args: args, fallback: staticKey, language, field: "generate '\(id)' fallback")
+        var prompt: String?
+        if let p = t["prompt"].stringValue {
+            prompt = try FlowAPILimits.text(p, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'prompt'")
         }
-        var inputs: [String] = []
+        return GenerationRequest(id: id, purpose: purpose, inputs: inputs, fallback: shown, timeout: timeout,
+                                 context: try context(t, language, what: "generate '\(id)'"), prompt: prompt)
+    }
+
+    /// `s:feedback { pre = n, post = n [, distortion = kind, framework = "cbt", final = "final", inputs = { ... }, timeout = 1.5] }`.
+    static func feedbackRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> FeedbackRequest {
+        var context = try context(t, language, what: "feedback")
+        for (field, keyPath) in [("pre", \GenerationContext.pre), ("post", \GenerationContext.post)] {
+            switch t[field] {
+            case .nil: break
+            case .integer(let i) where (0...10).contains(i): context[keyPath: keyPath] = Int(i)
+            default: throw LuaHostError("feedback: '\(field)' must be an intensity from 0 to 10, or nil")
+            }
+        }
+        var final: StepID?
+        if let raw = t["final"].stringValue {
+            guard let id = StepID(raw) else { throw LuaHostError("feedback: 'final' must be the id of an s:generate request") }
+            final = id
+        }
+        return FeedbackRequest(inputs: try texts(t["inputs"], language, what: "feedback: inputs", screen: screen), context: context,
+                               finalQuestion: final, timeout: try seconds(t["timeout"], what: "feedback"))
+    }
+
+    /// Answers handed to a provider: a flagged answer is never passed on,
+    /// as it is never quoted.
+    private static func texts(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> [String] {
+        let list = value.tableValue?.sequence ?? []
+        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
+        var out: [String] = []
         for v in list {
-            guard case .string(let s) = v else { throw LuaHostError("generate '\(id)': inputs must be texts, got \(v.typeName)") }
-            // A flagged answer is never handed to a provider, as it is never quoted.
-            inputs.append(screen(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "generate '\(id)': an input")) == .ok ? s : "")
+            switch v {
+            case .string(let s):
+                out.append(screen(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what): an input")) == .ok ? s : "")
+            case .nil: out.append("")
+            default: throw LuaHostError("\(what) must be texts, got \(v.typeName)")
+            }
         }
-        var timeout = Duration.milliseconds(1500)
-        if let seconds = t["timeout"].finiteNumber {
-            guard seconds > 0, seconds <= 30 else { throw LuaHostError("generate '\(id)': 'timeout' must be between 0 and 30 seconds") }
-            timeout = .milliseconds(Int64(seconds * 1000))
+        return out
+    }
+
+    /// Answers quoted into a text (as a prompt's `args`): a non-answer or a
+    /// flagged answer becomes "" (and the `static` wording is used).
+    private static func quotableArgs(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> [String] {
+        let list = value.tableValue?.sequence ?? []
+        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
+        var args: [String] = []
+        for v in list {
+            switch v {
+            case .string(let s):
+                _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what): an answer")
+                let quotable = language.probe?.isNonAnswer(s) != true && screen(s) == .ok
+                args.append(quotable ? Quote.excerpt(s) : "")
+            case .nil: args.append("")
+            default: throw LuaHostError("\(what) must be texts (answers), got \(v.typeName)")
+            }
         }
-        let shown = try render(fallback, args: [], fallback: nil, language, field: "generate '\(id)' fallback")
-        return GenerationRequest(id: id, purpose: purpose, inputs: inputs, fallback: shown, timeout: timeout)
+        return args
+    }
+
+    private static func seconds(_ value: LuaValue, what: String) throws(LuaHostError) -> Duration {
+        guard let seconds = value.finiteNumber else { return .milliseconds(1500) }
+        guard seconds > 0, seconds <= 30 else { throw LuaHostError("\(what): 'timeout' must be between 0 and 30 seconds") }
+        return .milliseconds(Int64(seconds * 1000))
+    }
+
+    /// `framework` and `distortion` (a type name as `s:distortion` returns it).
+    private static func context(_ t: LuaTable, _ language: Language, what: String) throws(LuaHostError) -> GenerationContext {
+        var c = GenerationContext(locale: language.tag, personality: language.personality)
+        if let f = t["framework"].stringValue {
+            guard StepID.isValid(f), f.utf8.count <= 40 else { throw LuaHostError("\(what): 'framework' must be a short id (cbt, act, ba)") }
+            c.framework = f
+        }
+        switch t["distortion"] {
+        case .nil: break
+        case .string(let d):
+            guard let type = DistortionType(rawValue: d) else { throw LuaHostError("\(what): 'distortion' must be a type s:distortion returns, got '\(d.prefix(40))'") }
+            c.distortion = type
+        default: throw LuaHostError("\(what): 'distortion' must be a type s:distortion returns")
+        }
+        return c
     }
 
     /// `s:facts()`: the session's snapshot as a read-only table (empty when none).

@@ -19,6 +19,9 @@ enum FlowYield {
     /// time limits cover Lua's own work only); the flow resumes with the
     /// text.
     case generate(GenerationRequest)
+    /// Feedback at the flow's end (`s:feedback`), fulfilled like
+    /// `generate`; the flow resumes with nothing.
+    case feedback(FeedbackRequest)
 }
 
 /// A side effect of a flow step, as data.

@@ -168,6 +168,10 @@ final class FlowRun: FlowAPI.Host {
                 throw .invalidFlow(file: definition.file, line: nil,
                                    message: "flow '\(definition.id)' generates '\(request.id)' twice; generation ids must be unique")
             }
+        case .feedback:
+            guard requested.insert("feedback").inserted else {
+                throw .invalidFlow(file: definition.file, line: nil, message: "flow '\(definition.id)' asks for feedback twice")
+            }
         }
         return FlowStep(yield: yield, effects: effects)
     }
@@ -194,6 +198,12 @@ final class FlowRun: FlowAPI.Host {
         }
         let token = Int64.random(in: Int64.min...Int64.max)
         pending = (token, .generate(request))
+        return token
+    }
+
+    func feedback(_ request: FeedbackRequest) throws(LuaHostError) -> Int64 {
+        let token = Int64.random(in: Int64.min...Int64.max)
+        pending = (token, .feedback(request))
         return token
     }
 

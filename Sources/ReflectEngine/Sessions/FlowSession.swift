@@ -110,7 +110,16 @@ public final class FlowSession {
     /// `done` when the replay reached the end. Records no exposure (see
     /// ``begin()``).
     public var openingEvents: [FlowEvent] {
-        current.map { [.prompt($0)] } ?? [.done(summary)]
+        current.map { [.prompt($0)] } ?? [.done(summary)] + (feedback.map { [.feedback($0)] } ?? [])
+    }
+
+    /// The feedback the save holds (`s:feedback`), nil when there is none
+    /// (no provider, or the flow asks for none).
+    public var feedback: SessionFeedback? {
+        let slots = FeedbackRequest.Slot.allCases.map { slot in save.generated.first { $0.id == slot.id } }
+        guard let a = slots[0], let o = slots[1], let t = slots[2] else { return nil }
+        return SessionFeedback(session: sessionID, affirmation: a.text, observation: o.text, takeaway: t.text,
+                               generated: slots.contains { $0?.generated == true })
     }
 
     public var summary: DoneSummary {
@@ -215,8 +224,16 @@ public final class FlowSession {
         if let step, let answer = values.first { ruleEffects = try run.afterAnswer(step, answer) }
         var done = try run.advance(answering: step, with: values)
         var effects = ruleEffects + done.effects
-        while case .generate(let request)? = done.yield {
-            done = try run.advance(answering: step, with: [.string(fulfil(request))])
+        loop: while true {
+            switch done.yield {
+            case .generate(let request)?:
+                done = try run.advance(answering: step, with: [.string(fulfil(request))])
+            case .feedback(let request)?:
+                fulfil(request)
+                done = try run.advance(answering: step, with: [])
+            default:
+                break loop
+            }
             effects += done.effects
         }
         guard case .prompt(let spec)? = done.yield else { return (nil, effects) }
@@ -224,27 +241,28 @@ public final class FlowSession {
     }
 
     /// The text for a generation request: the one the save recorded for the
-    /// same basis (replay never asks a provider again), else the provider's,
-    /// checked by the output filter, else the fallback. A new text is recorded in the save
+    /// same basis (replay never asks a provider again), else the provider's
+    /// within the request's timeout (``GenerationDeadline``) if it passes
+    /// the engine's checks (``GeneratedTextScreen``; for a final question,
+    /// its rules too), else the fallback. A new text is recorded in the save
     /// at once and journalled with the next answer.
     private func fulfil(_ request: GenerationRequest) -> String {
         let basis = request.basis
         if let recorded = save.generated.first(where: { $0.id == request.id }), recorded.basis == basis { return recorded.text }
         // New, or its inputs changed (an answer was edited after going back).
-        save.generated.removeAll { $0.id == request.id }
-        unjournalledTexts.removeAll { $0.id == request.id }
         var result = GeneratedText(id: request.id, text: request.fallback, generated: false, basis: basis)
         if let generator = options.generator {
-            let clock = ContinuousClock()
-            let started = clock.now
-            if let text = try? generator.generate(request), clock.now - started <= request.timeout,
-               !text.isEmpty, text.utf8.count <= SessionLimits.maxTextBytes,
-               language.screen(generated: text, context: request.inputs.joined(separator: "\n")).blocked == nil {
-                result = GeneratedText(id: request.id, text: text, generated: true, basis: basis)
+            let asked = contextualised(request)
+            if case .success(let reply) = GenerationDeadline.run(timeout: request.timeout, { try await generator.generate(asked) }) {
+                let text = reply.trimmingCharacters(in: .whitespacesAndNewlines)
+                if let refused = problem(with: text, for: asked) {
+                    result.refused = refused
+                } else {
+                    result = GeneratedText(id: request.id, text: text, generated: true, basis: basis)
+                }
             }
         }
-        save.generated.append(result)
-        unjournalledTexts.append(result)
+        record(result)
         return result.text
     }
 
@@ -262,6 +280,82 @@ public final class FlowSession {
             save.celebrations.append(fired)
             return .celebration(fired)
         }
+    }
+
+    /// Feedback slots: the provider's texts within one shared timeout, each
+    /// checked; a slot without one takes the offline template's text. With
+    /// no provider, nothing.
+    private func fulfil(_ request: FeedbackRequest) {
+        guard let generator = options.generator else { return }
+        var request = request
+        if let final = request.finalQuestion {
+            request.context.personalised = save.generated.first { $0.id == final }?.generated ?? false
+        }
+        let template = TemplateGenerator(language: language)
+        var pending: [(FeedbackRequest.Slot, GenerationRequest)] = []
+        for slot in FeedbackRequest.Slot.allCases {
+            let fallback = (try? template.text(for: contextualised(request.request(slot, fallback: "")))) ?? ""
+            let slotRequest = request.request(slot, fallback: fallback)
+            if let recorded = save.generated.first(where: { $0.id == slot.id }), recorded.basis == slotRequest.basis { continue }
+            pending.append((slot, slotRequest))
+        }
+        guard !pending.isEmpty else { return }
+        var replies: [String?] = Array(repeating: nil, count: pending.count)
+        if generator is TemplateGenerator {
+            // The fallback is the template's text already.
+        } else {
+            let asked = pending.map { contextualised($0.1) }
+            if case .success(let got) = GenerationDeadline.run(timeout: request.timeout, {
+                await withTaskGroup(of: (Int, String?).self) { group in
+                    for (i, r) in asked.enumerated() { group.addTask { (i, try? await generator.generate(r)) } }
+                    var out: [String?] = Array(repeating: nil, count: asked.count)
+                    for await (i, text) in group { out[i] = text }
+                    return out
+                }
+            }) { replies = got }
+        }
+        for (i, (_, slotRequest)) in pending.enumerated() {
+            var result = GeneratedText(id: slotRequest.id, text: slotRequest.fallback, generated: generator is TemplateGenerator,
+                                       basis: slotRequest.basis)
+            if let reply = replies[i]?.trimmingCharacters(in: .whitespacesAndNewlines) {
+                if let refused = problem(with: reply, for: slotRequest) {
+                    result.refused = refused
+                } else {
+                    result.text = reply
+                    result.generated = true
+                }
+            }
+            guard !result.text.isEmpty else { continue }
+            record(result)
+        }
+    }
+
+    /// The request as a provider sees it: with the session's mood, locale and personality.
+    private func contextualised(_ request: GenerationRequest) -> GenerationRequest {
+        var r = request
+        r.context.mood = r.context.mood ?? save.mood
+        r.context.locale = language.tag
+        r.context.personality = language.personality
+        return r
+    }
+
+    /// Why a provider's text may not be shown (a reason code), or nil.
+    private func problem(with text: String, for request: GenerationRequest) -> String? {
+        guard !text.isEmpty else { return "rule.empty" }
+        guard text.utf8.count <= SessionLimits.maxPromptTextBytes else { return "rule.too_long" }
+        let screen = GeneratedTextScreen(language: language, region: region, prompts: options.prompts)
+        if let reason = screen.screen(text, context: request.inputs.joined(separator: "\n")).reason { return reason }
+        if request.purpose == GenerationRequest.Purpose.finalQuestion {
+            return screen.finalQuestionProblem(text, inputs: request.inputs)
+        }
+        return nil
+    }
+
+    private func record(_ text: GeneratedText) {
+        save.generated.removeAll { $0.id == text.id }
+        unjournalledTexts.removeAll { $0.id == text.id }
+        save.generated.append(text)
+        unjournalledTexts.append(text)
     }
 
     /// Applies effects in one place. Replaying (`live == false`) only

@@ -53,11 +53,15 @@ public struct SessionOptions: Sendable {
     /// The person's facts, snapshotted into the save when a new session
     /// starts (a resumed session keeps the snapshot its save holds).
     public var facts: UserFacts?
-    /// Fulfils `s:generate` requests; nil: every request takes its fallback.
+    /// Fulfils `s:generate` and `s:feedback` requests; nil (the `none`
+    /// provider): every request takes its fallback at once, and there is no
+    /// feedback.
     public var generator: (any TextGenerator)?
     /// The person's "Show celebrations" setting: false means no
     /// celebration events and none stored (achievements are still recorded).
     public var celebrations = true
+    /// Prompt templates and the final question's advice markers (`prompts/`).
+    public var prompts = PromptLibrary()
 
     public init(sessionID: String = UUID().uuidString.lowercased(), mood: Mood? = nil, clock: FlowClock = .system(),
                 seed: UInt64 = 0, limits: SandboxLimits = .default, region: String? = nil, log: (@Sendable (String) -> Void)? = nil) {

@@ -87,7 +87,13 @@ public struct DistortionRecord: Codable, Sendable, Equatable, FetchableRecord, P
 public struct SessionEventRecord: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     public static let databaseTableName = "session_event"
 
-    public enum Kind: String, Codable, Sendable, CaseIterable { case probe, safety }
+    /// `generation_blocked`: a provider's text was refused by the engine's
+    /// checks (generation spec §6); logged as the kind and the time only,
+    /// with the request's id as the step, never the text.
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case probe, safety
+        case generationBlocked = "generation_blocked"
+    }
 
     public var sessionID: String
     public var kind: Kind
