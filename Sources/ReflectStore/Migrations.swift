@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 9
+    static let schemaVersion = 10
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -23,7 +23,8 @@ enum Migrations {
                                       "achievement", "experiment_exposure", "generated_text",
                                       "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment",
                                       "showed_up_day", "step_day", "achievement_reset",
-                                      "answer_theme"]
+                                      "answer_theme",
+                                      "chat_message"]
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -291,6 +292,24 @@ enum Migrations {
             }
             try db.create(index: "answer_theme_theme", on: "answer_theme", columns: ["theme"])
             try db.execute(sql: "PRAGMA user_version = 9")
+        }
+        register("v10: coach chat history") { db in
+            // `reflect chat` messages, the person's and the coach's, as shown.
+            try db.create(table: "chat_message") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("chat_id", .text).notNull()
+                t.column("position", .integer).notNull()
+                t.column("user", .text).notNull()
+                t.column("role", .text).notNull().check { ["person", "coach"].contains($0) }
+                t.column("mode", .text).notNull()
+                t.column("text", .text).notNull()
+                t.column("generated", .boolean).notNull()
+                t.column("safety", .text)
+                t.column("at", .text).notNull()
+                t.uniqueKey(["chat_id", "position"])
+            }
+            try db.create(index: "chat_message_user_at", on: "chat_message", columns: ["user", "at"])
+            try db.execute(sql: "PRAGMA user_version = 10")
         }
         return m
     }

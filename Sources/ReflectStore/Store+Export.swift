@@ -12,6 +12,8 @@ public struct ImportReport: Sendable, Equatable {
     public var coachRowsAdded = 0
     public var coachRowsAlreadyPresent = 0
     public var exposuresAdded = 0
+    public var chatMessagesAdded = 0
+    public var chatMessagesAlreadyPresent = 0
 }
 
 // The export reads answers, distortions, events and generated texts straight from their rows,
@@ -120,10 +122,23 @@ extension Store {
                     problems.append("\(what): a value this version does not know (\(Store.reason(error))); exported as stored")
                 }
             }
+            var chat: [ExportedChatMessage] = []
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM chat_message ORDER BY user, at, chat_id, position") {
+                guard let chatID: String = row["chat_id"], let position: Int = row["position"], let user: String = row["user"],
+                      let role: String = row["role"], let mode: String = row["mode"], let text: String = row["text"],
+                      let generated: Bool = row["generated"], let at: String = row["at"] else {
+                    problems.append("chat message \(Store.label(row["id"])): cannot be read; left out")
+                    continue
+                }
+                chat.append(ExportedChatMessage(chatID: chatID, position: position, user: user, role: role, mode: mode, text: text,
+                                                generated: generated, safety: row["safety"], at: at))
+            }
             let coach = try Store.exportCoach(db, problems: &problems)
             let progress = try Store.exportedProgress(in: db, problems: &problems)
-            return ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, progress: progress, problems: problems,
-                                  experimentExposures: exposures, experimentAssignments: assignments)
+            var document = ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, progress: progress, problems: problems,
+                                          experimentExposures: exposures, experimentAssignments: assignments)
+            document.chatMessages = chat.isEmpty ? nil : chat
+            return document
         }
     }
 
@@ -268,6 +283,13 @@ extension Store {
                 }
             }
             try Store.importCoach(doc.coach, in: db, report: &report)
+            for c in doc.chatMessages ?? [] {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO chat_message (chat_id, position, user, role, mode, text, generated, safety, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [c.chatID, c.position, c.user, c.role, c.mode, c.text, c.generated, c.safety, c.at])
+                if db.changesCount > 0 { report.chatMessagesAdded += 1 } else { report.chatMessagesAlreadyPresent += 1 }
+            }
             return report
         }
     }

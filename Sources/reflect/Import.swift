@@ -21,6 +21,9 @@ struct Import: ParsableCommand {
             let present = "already present: \(report.sessionsAlreadyPresent) sessions, \(report.moodEntriesAlreadyPresent) mood entries, "
                 + "\(report.coachRowsAlreadyPresent) coach records"
             print("\(added) (\(present))")
+            if report.chatMessagesAdded + report.chatMessagesAlreadyPresent > 0 {
+                print("imported \(report.chatMessagesAdded) chat messages (already present: \(report.chatMessagesAlreadyPresent))")
+            }
         } catch {
             throw failStore(error)
         }

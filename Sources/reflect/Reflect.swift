@@ -12,7 +12,7 @@ struct Reflect: ParsableCommand {
             The machine interface (--format jsonl) is documented in docs/events.md.
             """,
         subcommands: [Run.self, Resume.self, Log.self, Today.self, SettingsCommand.self, PrepCommand.self, Reminders.self, Open.self, CoachCommand.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
-                      Flows.self, ProgressCommand.self, Personalities.self, Check.self, TestCommand.self, Dev.self, Detect.self, Safety.self, Locales.self, Experiments.self,
+                      Chat.self, Flows.self, ProgressCommand.self, Personalities.self, Check.self, TestCommand.self, Dev.self, Detect.self, Safety.self, Locales.self, Experiments.self,
                       InsightsCommand.self, LetterCommand.self, ReportCommand.self, DeleteCommand.self])
 }
 

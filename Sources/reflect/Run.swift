@@ -89,7 +89,7 @@ struct Run: ParsableCommand {
             }
             options.facts = facts
             options.celebrations = settings.celebrations && !noCelebrations
-            try generation.apply(to: &options, language: language, library: library)
+            try generation.apply(to: &options, language: language, library: library, settings: settings)
             var session = try FlowSession.open(source, language: language, options: options)
 
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)

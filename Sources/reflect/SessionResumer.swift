@@ -23,7 +23,7 @@ struct SessionResumer {
         // The arms the session started with (its save), never a fresh assignment.
         let language = try library.language(for: save.locale, personality: detail.session.personality, variants: save.variants)
         var options = SessionOptions(sessionID: id, log: flowLog)
-        try generation.apply(to: &options, language: language, library: library)
+        try generation.apply(to: &options, language: language, library: library, settings: store.settings(user: detail.session.user))
         return try FlowSession.open(source, language: language, options: options, resuming: save)
     }
 }

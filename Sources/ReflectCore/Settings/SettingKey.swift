@@ -8,6 +8,11 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case voice
     case celebrations
     case personality
+    /// Chat messages older than this many days are deleted when a chat starts.
+    case chatHistoryDays = "chat_history_days"
+    /// An OpenAI-compatible server for generated text (`REFLECT_LLM_URL` wins).
+    case llmURL = "llm_url"
+    case llmModel = "llm_model"
 
     /// The key for a name as typed: `day_boundary` or `day-boundary`.
     public init?(name: String) {
@@ -25,6 +30,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .voice: "nice or rude"
         case .celebrations: "on or off"
         case .personality: "a personality pack id such as default, zen or best_friend"
+        case .chatHistoryDays: "a number of days from 1 to 3650, or 'off' (keep the chat history; default off)"
+        case .llmURL: "an http(s) URL of an OpenAI-compatible API such as http://127.0.0.1:8080/v1, or 'off' (default off)"
+        case .llmModel: "the model name the server expects (default: 'default')"
         }
     }
 }

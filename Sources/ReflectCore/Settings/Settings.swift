@@ -23,6 +23,13 @@ public struct Settings: Sendable, Equatable {
     public var celebrations = true
     /// The personality pack (`personalities/<id>.yaml`).
     public var personality = "default"
+    /// Chat messages older than this many days are deleted when a chat
+    /// starts; nil keeps them (docs/generation.md).
+    public var chatHistoryDays: Int?
+    /// An OpenAI-compatible server for generated text; nil: none (the
+    /// environment's `REFLECT_LLM_URL` wins over it).
+    public var llmURL: String?
+    public var llmModel = "default"
 
     /// The latest boundary allowed: a day cannot start in the afternoon.
     public static let latestBoundary = ClockTime(valid: 12, 0)
@@ -44,6 +51,9 @@ public struct Settings: Sendable, Equatable {
         case .voice: voice.rawValue
         case .celebrations: celebrations ? "on" : "off"
         case .personality: personality
+        case .chatHistoryDays: chatHistoryDays.map(String.init) ?? "off"
+        case .llmURL: llmURL ?? "off"
+        case .llmModel: llmModel
         }
     }
 
@@ -87,6 +97,19 @@ public struct Settings: Sendable, Equatable {
         case .personality:
             guard Settings.isPackID(value) else { throw bad("is not a personality id") }
             personality = value
+        case .chatHistoryDays:
+            if ["off", "none", ""].contains(value.lowercased()) { chatHistoryDays = nil; return }
+            guard let days = Int(value), (1...3650).contains(days) else { throw bad("is not a number of days from 1 to 3650") }
+            chatHistoryDays = days
+        case .llmURL:
+            if ["off", "none", ""].contains(value.lowercased()) { llmURL = nil; return }
+            guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https", url.host != nil, value.utf8.count <= 512 else {
+                throw bad("is not an http(s) URL")
+            }
+            llmURL = value
+        case .llmModel:
+            guard !value.isEmpty, value.utf8.count <= 128, !value.contains(where: { $0.isNewline }) else { throw bad("is not a model name") }
+            llmModel = value
         }
     }
 
@@ -102,6 +125,9 @@ public struct Settings: Sendable, Equatable {
         case .voice: voice = d.voice
         case .celebrations: celebrations = d.celebrations
         case .personality: personality = d.personality
+        case .chatHistoryDays: chatHistoryDays = d.chatHistoryDays
+        case .llmURL: llmURL = d.llmURL
+        case .llmModel: llmModel = d.llmModel
         }
     }
 

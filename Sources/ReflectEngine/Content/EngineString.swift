@@ -35,6 +35,16 @@ public enum EngineString: String, CaseIterable, Sendable {
     case safetyFallback = "safety.fallback"
     case safetyMedical = "safety.medical"
 
+    // The coach chat (`reflect chat`, docs/generation.md).
+    case chatTitle = "chat.title"
+    case chatModePrompt = "chat.mode.prompt"
+    case chatModeJustTalk = "chat.mode.just_talk"
+    case chatModeAskCoach = "chat.mode.ask_coach"
+    case chatDisclaimer = "chat.disclaimer"
+    case chatFallback = "chat.fallback"
+    case chatHint = "chat.hint"
+    case chatHistoryDeleted = "chat.history.deleted"
+
     // The terminal's hints (`reflect run` in text mode).
     case hintYesNo = "hint.yes_no"
     case hintMultiChoice = "hint.multi_choice"

@@ -79,6 +79,9 @@ public struct GenerationContext: Sendable, Equatable {
     /// Lines of the day's coach context and the nudge (the chat).
     public var coachLines: [String]
     public var nudge: String?
+    /// The person's own words for today's commitment or swap (the chat's
+    /// offline template quotes it as the next step).
+    public var commitment: String?
 
     public init(mood: Mood? = nil, framework: String? = nil, distortion: DistortionType? = nil, pre: Int? = nil, post: Int? = nil,
                 personalised: Bool? = nil, locale: String = "en", personality: String? = nil, coachLines: [String] = [],

@@ -47,7 +47,7 @@ public struct TemplateGenerator: TextGenerator {
             let said = request.conversation.last { $0.role == .person }.map { Quote.excerpt($0.text) } ?? ""
             return try render(said.isEmpty ? "chat.template.just_talk.plain" : "chat.template.just_talk", said.isEmpty ? [] : [said])
         case GenerationRequest.Purpose.chatAskCoach:
-            if let step = c.coachLines.first(where: { !$0.isEmpty }) {
+            if let step = c.commitment, !step.isEmpty {
                 return try render("chat.template.ask_coach", [Quote.excerpt(step)])
             }
             return try render("chat.template.ask_coach.plain", [])

@@ -7,9 +7,11 @@ import ReflectCore
 /// docs/storage.md), then one row per experiment exposure (`step` is the
 /// experiment, `answer` the variation, `started_at` the exposure's time),
 /// then achievements (`note` is the key, `day` the day earned) and
-/// celebrations (`kind` the tier, `note` the reason and line). The `record`
-/// column says which (`answer`, `draft`, `generated`, `mood`, `exposure`,
-/// `achievement`, `celebration`, …). For spreadsheets;
+/// celebrations (`kind` the tier, `note` the reason and line), then one per
+/// chat message (`session_id` is the chat, `started_at` the time, `kind` the
+/// role, `question` the mode, `answer` the text). The `record` column says
+/// which (`answer`, `draft`, `generated`, `mood`, `exposure`, `achievement`,
+/// `celebration`, `chat`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -44,6 +46,9 @@ extension ExportDocument {
         for c in progress?.celebrations ?? [] {
             rows.append(["celebration", c.sessionID ?? "", "", "", "", c.at, "", "", "", "", c.step ?? "", c.tier?.rawValue ?? "", "", "", "",
                          c.user, "", "", [c.reason, c.line].compactMap { $0 }.joined(separator: ": ")])
+        }
+        for c in chatMessages ?? [] {
+            rows.append(["chat", c.chatID, "", "", "", c.at, "", "", "", "\(c.position)", "", c.role, c.mode, c.text, "", c.user, "", "", ""])
         }
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }

@@ -22,6 +22,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     /// Streak days, achievements and celebrations; absent in older exports
     /// (and when there are none).
     public var progress: ExportedProgress?
+    /// Coach chat messages (`chat_message`); absent in exports from before
+    /// the chat, and when there are none.
+    public var chatMessages: [ExportedChatMessage]?
     /// Rows the export could not read and left out, one sentence each
     /// (`session 1f2e…: answer 'thought': …`). Absent when empty; ignored
     /// by import.
@@ -48,7 +51,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case format, version, sessions, problems, coach, progress
-        case exportedAt = "exported_at", moodEntries = "mood_entries"
+        case exportedAt = "exported_at", moodEntries = "mood_entries", chatMessages = "chat_messages"
         case experimentExposures = "experiment_exposures", experimentAssignments = "experiment_assignments"
     }
 
@@ -61,6 +64,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         moodEntries = try c.decode([ExportedMoodEntry].self, forKey: .moodEntries)
         coach = try c.decodeIfPresent(ExportedCoach.self, forKey: .coach) ?? ExportedCoach()
         progress = try c.decodeIfPresent(ExportedProgress.self, forKey: .progress)
+        chatMessages = try c.decodeIfPresent([ExportedChatMessage].self, forKey: .chatMessages)
         problems = try c.decodeIfPresent([String].self, forKey: .problems)
         experimentExposures = try c.decodeIfPresent([ExportedExposure].self, forKey: .experimentExposures)
         experimentAssignments = try c.decodeIfPresent([ExportedAssignment].self, forKey: .experimentAssignments)
@@ -333,6 +337,38 @@ public struct ExportedEvent: Codable, Sendable, Equatable {
     public var at: String
 }
 
+/// A chat message as exported: values as stored.
+public struct ExportedChatMessage: Codable, Sendable, Equatable {
+    public var chatID: String
+    public var position: Int
+    public var user: String
+    /// `person` or `coach`.
+    public var role: String
+    public var mode: String
+    public var text: String
+    public var generated: Bool
+    public var safety: String?
+    public var at: String
+
+    public init(chatID: String, position: Int, user: String, role: String, mode: String, text: String, generated: Bool,
+                safety: String?, at: String) {
+        self.chatID = chatID
+        self.position = position
+        self.user = user
+        self.role = role
+        self.mode = mode
+        self.text = text
+        self.generated = generated
+        self.safety = safety
+        self.at = at
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case position, user, role, mode, text, generated, safety, at
+        case chatID = "chat_id"
+    }
+}
+
 public struct ExportedMoodEntry: Codable, Sendable, Equatable {
     public var user: String
     public var day: String
@@ -506,6 +542,22 @@ extension ExportDocument {
             guard days.insert("\(m.user)/\(m.day)").inserted else {
                 throw .invalidImport(record: r, field: "day", reason: "\(m.day) appears twice for \(m.user)")
             }
+        }
+        var places = Set<String>()
+        for (i, c) in (chatMessages ?? []).enumerated() {
+            let r = "chat_messages[\(i)]"
+            func fail(_ field: String, _ why: String) -> StoreError { .invalidImport(record: r, field: field, reason: why) }
+            guard !c.chatID.isEmpty, c.chatID.utf8.count <= 64, !c.chatID.utf8.contains(0) else { throw fail("chat_id", "not a chat id") }
+            guard c.position >= 0 else { throw fail("position", "negative") }
+            guard places.insert("\(c.chatID)/\(c.position)").inserted else { throw fail("position", "appears twice in chat \(c.chatID)") }
+            guard !c.user.isEmpty, c.user.utf8.count <= 256, !c.user.utf8.contains(0) else { throw fail("user", "not a user name") }
+            guard ChatMessageRecord.Role(rawValue: c.role) != nil else { throw fail("role", "unknown role '\(c.role.prefix(40))' (person or coach)") }
+            guard c.mode.utf8.count <= 64, !c.mode.utf8.contains(0) else { throw fail("mode", "not a chat mode") }
+            guard c.text.utf8.count <= SessionSave.maxTextBytes, !c.text.utf8.contains(0) else {
+                throw fail("text", "longer than \(SessionSave.maxTextBytes) bytes or contains a NUL character")
+            }
+            if let safety = c.safety, SafetyCategory(rawValue: safety) == nil { throw fail("safety", "unknown category '\(safety.prefix(40))'") }
+            guard FlowClock(iso8601: c.at) != nil else { throw fail("at", "'\(c.at.prefix(40))' is not an ISO-8601 time with offset") }
         }
     }
 

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import LoopbackHTTP
+
+/// `reflect chat` end to end: JSONL, history stored, exported, imported,
+/// deleted and auto-deleted.
+@Suite("reflect chat", .serialized, .timeLimit(.minutes(8)))
+struct ChatCLITests {
+    func tempDB() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("reflect-chat-\(UUID().uuidString).db").path
+    }
+
+    func chat(_ lines: [String], db: String, extra: [String] = [], environment: [String: String] = [:]) throws -> CLIRunner.Output {
+        try CLIRunner.run(["chat", "--messages", "-", "--format", "jsonl", "--db", db] + extra,
+                          stdin: lines.joined(separator: "\n") + "\n", in: repositoryRoot, environment: environment)
+    }
+
+    @Test("JSONL: replies from the default provider, the disclaimer once, a crisis message met with resources; history exported and re-imported")
+    func jsonlAndHistory() throws {
+        let db = tempDB()
+        let out = try chat([#""Work was loud and I grazed all day""#, #"{"mode":"ask_coach"}"#, #""What can I do tonight?""#,
+                            #""I want to end it all""#], db: db, extra: ["--now", "2026-11-22T20:00:00+01:00"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let replies = out.events.filter { $0["event"] as? String == "chat" }
+        #expect(replies.count == 3)
+        #expect(replies.compactMap { $0["disclaimer"] as? String } == ["This isn't medical advice—consult professionals for mental health/nutrition."])
+        #expect(replies.map { $0["mode"] as? String } == ["just_talk", "ask_coach", "ask_coach"])
+        #expect((replies[0]["reply"] as? String)?.contains("Work was loud and I grazed all day") == true)
+        #expect(replies[2]["safety"] as? String == "suicide")
+        #expect((replies[2]["resources"] as? [String])?.isEmpty == false)
+
+        let export = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-chat-\(UUID().uuidString).json").path
+        let exported = try CLIRunner.run(["export", "--format", "json", "--out", export, "--db", db])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: export))) as? [String: Any])
+        let messages = try #require(doc["chat_messages"] as? [[String: Any]])
+        #expect(messages.count == 6)
+        #expect(messages.first { $0["role"] as? String == "person" && $0["safety"] as? String == "suicide" } != nil)
+        let other = tempDB()
+        let imported = try CLIRunner.run(["import", export, "--db", other])
+        #expect(imported.stdout.contains("imported 6 chat messages (already present: 0)"), "\(imported.stdout) \(imported.stderr)")
+        let again = try CLIRunner.run(["import", export, "--db", other])
+        #expect(again.stdout.contains("imported 0 chat messages (already present: 6)"))
+        let csv = try CLIRunner.run(["export", "--format", "csv", "--db", other])
+        #expect(csv.stdout.contains("chat,") && csv.stdout.contains("Work was loud and I grazed all day"))
+    }
+
+    @Test("--delete-history, delete-all, and chat_history_days removing old messages when a chat starts")
+    func deleting() throws {
+        let db = tempDB()
+        _ = try chat([#""Monday was hard""#], db: db, extra: ["--now", "2026-11-02T20:00:00+01:00"])
+        _ = try chat([#""Friday was better""#], db: db, extra: ["--now", "2026-11-20T20:00:00+01:00"])
+        let set = try CLIRunner.run(["settings", "set", "chat_history_days", "7", "--db", db])
+        #expect(set.status == 0, "\(set.stderr)")
+        _ = try chat([#""Saturday""#], db: db, extra: ["--now", "2026-11-21T20:00:00+01:00"])
+        func count() throws -> Int {
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-chat-\(UUID().uuidString).json").path
+            _ = try CLIRunner.run(["export", "--format", "json", "--out", path, "--db", db])
+            let doc = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            return (doc?["chat_messages"] as? [[String: Any]])?.count ?? 0
+        }
+        #expect(try count() == 4, "Monday's two messages were older than 7 days")
+        let deleted = try CLIRunner.run(["chat", "--delete-history", "--db", db])
+        #expect(deleted.stdout.contains("Chat history deleted (4 messages)."), "\(deleted.stdout) \(deleted.stderr)")
+        #expect(try count() == 0)
+        _ = try chat([#""Sunday""#], db: db)
+        let all = try CLIRunner.run(["delete-all", "--yes", "--db", db])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try count() == 0)
+    }
+
+    @Test("an openai server configured by the settings llm_url and llm_model is used; the retry and the fallback line")
+    func configuredBySettings() throws {
+        let server = try LoopbackServer { _ in LoopbackServer.Reply(status: 503, body: "{}") }
+        let db = tempDB()
+        let set = try CLIRunner.run(["settings", "set", "llm_url", server.baseURL, "llm_model", "tiny", "--db", db])
+        #expect(set.status == 0, "\(set.stderr)")
+        let out = try chat([#""Hello""#], db: db)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(server.requestCount == 2)
+        #expect(out.events.first?["reply"] as? String == "Sorry, please try again.")
+        let sent = try #require(server.requests.first)
+        let model = (try? JSONSerialization.jsonObject(with: sent.body) as? [String: Any])?["model"] as? String
+        #expect(model == "tiny")
+    }
+}

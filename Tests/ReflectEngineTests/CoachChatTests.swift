@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import LoopbackHTTP
+import ReflectCore
+@testable import ReflectEngine
+
+// Generation spec §5 and §6 for the coach chat, against a real HTTP server
+// on the loopback interface.
+
+private let library = ContentLibrary(root: ContentRoot(repositoryRoot))
+
+private func chat(_ server: LoopbackServer?, context: ChatContext = ChatContext()) throws -> CoachChat {
+    let prompts = try PromptLibrary.load(library.root)
+    let generator = server.map {
+        OpenAIGenerator(configuration: OpenAIConfiguration(baseURL: URL(string: $0.baseURL)!, model: "m"), prompts: prompts)
+    }
+    return CoachChat(language: try library.language(for: "en"), region: "US", generator: generator, prompts: prompts, context: context)
+}
+
+private let fallbackLine = "Sorry, please try again."
+
+@Suite("Coach chat against a loopback server", .serialized, .timeLimit(.minutes(8)))
+struct CoachChatTests {
+    @Test("a good reply is shown; the disclaimer comes with the first reply only; the system prompt and context are sent")
+    func goodReply() throws {
+        let reply = "That sounds like a long day. One small step: put the fruit bowl where the biscuits were. What would make that easy tonight?"
+        let server = try LoopbackServer { _ in .chat(reply) }
+        let c = try chat(server, context: ChatContext(lines: ["why: to feel strong for my kids"], nudge: "Seven days in a row—amazing consistency!"))
+        let first = c.send("I snacked all afternoon again", mode: .askCoach)
+        #expect(first.reply == reply && first.generated)
+        #expect(first.disclaimer == "This isn't medical advice—consult professionals for mental health/nutrition.")
+        let second = c.send("Thanks", mode: .justTalk)
+        #expect(second.disclaimer == nil)
+        let sent = try #require(server.requests.last)
+        let system = try #require(sent.messages.first)
+        #expect(system.role == "system" && system.content.contains("compassionate, pragmatic weight-loss coach"))
+        #expect(system.content.contains("to feel strong for my kids") && system.content.contains("Seven days in a row"))
+        #expect(sent.messages.map(\.role).suffix(3) == ["user", "assistant", "user"], "the last messages go along")
+    }
+
+    @Test("no reply within 3 s: one retry after 1.5 s, then the fallback line")
+    func timeoutRetryFallback() throws {
+        let server = try LoopbackServer { _ in .chat("Too late?", delay: 6) }
+        let c = try chat(server)
+        let started = ContinuousClock.now
+        let e = c.send("Hello", mode: .justTalk)
+        let took = ContinuousClock.now - started
+        #expect(e.reply == fallbackLine && !e.generated)
+        #expect(server.requestCount == 2, "one retry")
+        #expect(took >= .milliseconds(7400) && took < .seconds(20), "3 s + 1.5 s + 3 s, contained: \(took)")
+    }
+
+    @Test("a 500, then a good reply: the retry's reply is shown")
+    func retrySucceeds() throws {
+        let counter = Counter()
+        let server = try LoopbackServer { _ in
+            counter.next() == 1 ? LoopbackServer.Reply(status: 500, body: "{}") : .chat("Glad you wrote. What would help most right now?")
+        }
+        let e = try chat(server).send("Hi", mode: .justTalk)
+        #expect(e.generated && e.reply.hasPrefix("Glad you wrote"))
+        #expect(server.requestCount == 2)
+    }
+
+    @Test("screened replies: medication → the medical line; a phone number → the safety fallback; self-harm → de-escalation with crisis lines; 250 words → the fallback line; garbage JSON → the fallback line",
+          arguments: [
+            ("You could ask your doctor whether sertraline would help. What do you think?", "I can't provide medical advice. Please consult a licensed professional.", "medical.medication"),
+            ("Call me at 555-123-4567 any time. Will you?", "I'm here with you. Let's take this one step at a time.", "pii.phone"),
+            ("Sometimes people cut themselves to cope; do you want to hurt yourself?", nil, "crisis.self_harm"),
+            (Array(repeating: "word", count: 250).joined(separator: " ") + "?", fallbackLine, "rule.too_long"),
+          ] as [(String, String?, String)])
+    func screened(_ reply: String, _ expected: String?, _ reason: String) throws {
+        let server = try LoopbackServer { _ in .chat(reply) }
+        let e = try chat(server).send("I had a rough day", mode: .askCoach)
+        #expect(e.refused == reason)
+        #expect(!e.generated)
+        if let expected {
+            #expect(e.reply == expected)
+        } else {
+            #expect(e.reply.contains("You don't have to face this alone") || !e.resources.isEmpty)
+            #expect(!e.resources.isEmpty && !e.reply.contains("cut"))
+        }
+    }
+
+    @Test("garbage JSON twice: the fallback line")
+    func garbage() throws {
+        let server = try LoopbackServer { _ in LoopbackServer.Reply(body: "<html>nope") }
+        let e = try chat(server).send("Hi", mode: .justTalk)
+        #expect(e.reply == fallbackLine && server.requestCount == 2)
+    }
+
+    @Test("the person's message passes the crisis gate: the notice with resources, and nothing is sent")
+    func crisisMessage() throws {
+        let server = try LoopbackServer { _ in .chat("Anything") }
+        let e = try chat(server).send("I want to end it all", mode: .justTalk)
+        #expect(e.safety == .suicide)
+        #expect(!e.resources.isEmpty)
+        #expect(server.requestCount == 0)
+    }
+
+    @Test("the template provider answers offline, deterministically, with a question; none gives the fallback line")
+    func offline() throws {
+        let language = try library.language(for: "en")
+        let a = CoachChat(language: language, generator: TemplateGenerator(language: language), prompts: PromptLibrary())
+        let b = CoachChat(language: language, generator: TemplateGenerator(language: language), prompts: PromptLibrary())
+        let ra = a.send("Work was loud and I grazed all day", mode: .justTalk)
+        #expect(ra == b.send("Work was loud and I grazed all day", mode: .justTalk))
+        #expect(ra.generated && ra.reply.hasSuffix("?") && ra.reply.contains("Work was loud and I grazed all day"))
+        let none = CoachChat(language: language, generator: nil, prompts: PromptLibrary()).send("Hi", mode: .askCoach)
+        #expect(none.reply == fallbackLine && !none.generated)
+    }
+}
+
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var n = 0
+    func next() -> Int { lock.withLock { n += 1; return n } }
+}
