@@ -9,7 +9,21 @@ struct SettingsTests {
         #expect(s.entries.map { "\($0.key.rawValue)=\($0.value)" } == [
             "time_zone=auto", "day_boundary=04:00", "morning_reminder=08:00", "evening_reminder=21:00",
             "midday_reminder=off", "voice=nice", "celebrations=on", "personality=default",
+            "chat_history_days=off", "llm_url=off", "llm_model=default",
         ])
+    }
+
+    @Test("the chat's keys: history days 1–3650 or off, an http(s) server URL or off; anything else is refused")
+    func chatKeys() throws {
+        var s = Settings()
+        try s.setting(.chatHistoryDays, to: "30")
+        #expect(s.chatHistoryDays == 30)
+        try s.setting(.chatHistoryDays, to: "off")
+        #expect(s.chatHistoryDays == nil)
+        #expect(throws: SettingsError.self) { try s.setting(.chatHistoryDays, to: "0") }
+        try s.setting(.llmURL, to: "http://127.0.0.1:8080/v1")
+        #expect(s.text(of: .llmURL) == "http://127.0.0.1:8080/v1")
+        #expect(throws: SettingsError.self) { try s.setting(.llmURL, to: "file:///etc/passwd") }
     }
 
     @Test("each value set as text reads back the same")
