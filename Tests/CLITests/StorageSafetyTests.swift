@@ -119,6 +119,7 @@ struct StorageSafetyTests {
                     DROP TABLE generated_text; ALTER TABLE session DROP COLUMN facts;
                     DROP TABLE setting; DROP TABLE prep_item; DROP TABLE prep_mark; DROP TABLE craving_note;
                     DROP TABLE experiment_assignment; DROP TABLE answer_theme; DROP INDEX experiment_exposure_report; ALTER TABLE session DROP COLUMN variants;
+                    DROP TABLE chat_message;
                     DROP INDEX experiment_exposure_session; ALTER TABLE experiment_exposure DROP COLUMN completed;
                     ALTER TABLE experiment_exposure DROP COLUMN intensity_change; ALTER TABLE experiment_exposure DROP COLUMN returned;
                     DROP TABLE showed_up_day; DROP TABLE step_day; DROP TABLE achievement_reset;
