@@ -89,7 +89,7 @@ struct StorageSafetyTests {
 
     @Test("a database from a newer Reflect (schema version, unknown migration) is refused and left unchanged")
     func newerDatabase() throws {
-        for change in ["PRAGMA user_version = 9", "INSERT INTO grdb_migrations (identifier) VALUES ('v9: something new')"] {
+        for change in ["PRAGMA user_version = 999", "INSERT INTO grdb_migrations (identifier) VALUES ('v999: something new')"] {
             let db = tempDB()
             #expect(try CLIRunner.run(["log", "good", "--date", "2026-11-20", "--db", db]).status == 0)
             do {
