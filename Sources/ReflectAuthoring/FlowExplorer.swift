@@ -63,14 +63,17 @@ public struct FlowExplorer: Sendable {
             let lock = NSLock()
             var keys = Set<String>()
             var unfilled: [String: StepID] = [:]
+            var sources: [StepID: String] = [:]
             func take(_ o: FlowAPI.Observation) {
                 lock.withLock {
                     switch o {
                     case .resolvedKey(let k): keys.insert(k)
                     case .unfilledPlaceholder(let step, let key): unfilled[key] = step
+                    case .promptSource(let step, let text): sources[step] = text
                     }
                 }
             }
+            func source(of step: StepID) -> String? { lock.withLock { sources[step] } }
         }
         let sink = Sink()
         var report = Report()
@@ -129,6 +132,14 @@ public struct FlowExplorer: Sendable {
                         input = FlowExplorer.candidate(for: prompt, rng: &rng)
                     }
                     _ = try session.submit(input)
+                    // An answer the flow put into a prompt's text itself
+                    // (`..`, string.format) instead of through `args`.
+                    if let next = session.current, let written = sink.source(of: next.step),
+                       let quoted = FlowExplorer.quotedOutsideArgs(written, answers: session.save.answers) {
+                        add(Diagnostic(.quotedOutsideArgs, file: source.name,
+                                       line: FlowExplorer.line(of: "\"\(next.step)\"", in: source.text),
+                                       message: "step '\(next.step)' puts an earlier answer (\"\(quoted)\") into its text itself, not through `args`"))
+                    }
                 }
                 if session.isFinished, let total = session.definition.total {
                     let asked = session.save.answers.filter { counted[$0.step] == true }.count
@@ -151,6 +162,18 @@ public struct FlowExplorer: Sendable {
                            message: "step '\(step)' was never reached in \(report.runs) explored runs"))
         }
         return report
+    }
+
+    /// The start of a text answer found in a prompt text as the flow wrote
+    /// it, if any. Only the explorer's own distinctive answers (12
+    /// characters or more) count, so a flow's fixed wording never matches.
+    static func quotedOutsideArgs(_ written: String, answers: [RecordedAnswer]) -> String? {
+        for answer in answers {
+            guard case .text(let text) = answer.value, text.count >= 12 else { continue }
+            let start = String(text.prefix(12))
+            if written.contains(start) { return start + "…" }
+        }
+        return nil
     }
 
     static func candidate(for prompt: Prompt, rng: inout SeededRandom) -> AnswerInput {

@@ -9,8 +9,10 @@ return flow {
   run = function(s)
     local before = s:intensity { id = "pre", text = "How strong is the feeling right now?" }
     local what = s:ask { id = "situation", text = "What is on your mind?" }
-    local quoted = what ~= "" and what or "this"
-    s:ask { id = "friend", text = "If a friend told you \"" .. quoted .. "\", what would you say to them?" }
+    -- The answer is quoted through args: the engine shows an excerpt, and
+    -- the fallback when there is nothing to quote (docs/flow-api.md).
+    s:ask { id = "friend", text = "If a friend told you \"%@\", what would you say to them?", args = { what },
+            fallback = "If a friend told you this, what would you say to them?" }
     local after = s:intensity { id = "post", text = "And how strong is the feeling now?" }
     if after < before then
       s:message { id = "close", text = "It eased from " .. before .. " to " .. after .. ". Well done for taking the time." }

@@ -15,6 +15,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
     case invalidStep = "R011"
     case explorationBudget = "R012"
     case celebrationRule = "R013"
+    case quotedOutsideArgs = "R014"
     case localeMalformed = "L001"
     case localePlaceholders = "L002"
     case localeUnknownKey = "L003"
@@ -49,6 +50,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .invalidStep: "flow.invalid_step"
         case .explorationBudget: "check.exploration_budget"
         case .celebrationRule: "flow.celebration_rule"
+        case .quotedOutsideArgs: "flow.quoted_outside_args"
         case .localeMalformed: "locale.malformed"
         case .localePlaceholders: "locale.placeholders"
         case .localeUnknownKey: "locale.unknown_key"
@@ -70,8 +72,8 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .localeMissing, .localeStale, .localeStaleList,
-             .localeMissingList: .warning
+        case .untranslatedKey, .unfilledPlaceholder, .unreachableStep, .explorationBudget, .quotedOutsideArgs, .localeMissing, .localeStale,
+             .localeStaleList, .localeMissingList: .warning
         case .celebrationRule, .syntax, .notAFlow, .runtime, .limit, .unknownKey, .totalMismatch, .duplicateFlow, .invalidStep,
              .localeMalformed, .localePlaceholders, .localeUnknownKey, .localeEmpty, .localeMissingSafety, .personality,
              .experimentMalformed, .experimentUnknownKey, .experimentPlaceholders, .experimentWeights, .experimentOverlap, .prompt: .error
@@ -92,6 +94,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .duplicateFlow: "give each flow its own id"
         case .invalidStep: "step ids must be unique within one run, and every pause must be a prompt (s:ask and friends)"
         case .explorationBudget: "make the flow's steps cheaper (a loop near each prompt, or going back over many steps); results cover the runs explored"
+        case .quotedOutsideArgs: "pass the answer with `args = { answer }` and a `fallback`, so \"idk\" or an empty answer reads well"
         case .localeMalformed: "fix the YAML at this line (indentation, quotes, a missing `:`)"
         case .localePlaceholders: "use exactly the English string's %@ / %1$@ placeholders"
         case .localeUnknownKey: "remove the key, or check its spelling against locales/en.yaml"

@@ -50,6 +50,10 @@ public struct FlowAPI {
         case resolvedKey(String)
         /// A template uses an answer the step did not pass, and there is no fallback.
         case unfilledPlaceholder(step: StepID, key: String)
+        /// The `text` a prompt was given, as the flow wrote it (before its
+        /// `args` are put in): `reflect check` finds answers put into a
+        /// text by the flow itself (R013).
+        case promptSource(step: StepID, text: String)
     }
 
     /// What the API needs from a running session.
@@ -219,7 +223,7 @@ public struct FlowAPI {
                 let token = try host.feedback(try feedbackRequest(call.table(2), host.language, screen: host.screen))
                 return .yield([.integer(token)])
             }),
-            "facts": try helper("facts") { _, host in .values([factsTable(host.facts)]) },
+            "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: host.language)]) },
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
                 var marks: [PrepMark] = []
@@ -405,7 +409,7 @@ public struct FlowAPI {
     }
 
     /// `s:facts()`: the session's snapshot as a read-only table (empty when none).
-    static func factsTable(_ facts: UserFacts?) -> LuaValue {
+    static func factsTable(_ facts: UserFacts?, language: Language) -> LuaValue {
         var t: [LuaKey: LuaValue] = ["earlier": .table(LuaTable()), "prep": .table(LuaTable()), "last_night_prep": .table(LuaTable())]
         guard let facts else { return .table(LuaTable(t)) }
         if let day = facts.day { t["day"] = .string(day) }
@@ -440,7 +444,7 @@ public struct FlowAPI {
             .table(LuaTable(named: ["id": .string(m.itemID), "mark": .string(m.mark.rawValue)]))
         }))
         t["earlier"] = .table(LuaTable(sequence: facts.earlierAnswers.map { a in
-            .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value)]))
+            .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value, language: language)]))
         }))
         return .table(LuaTable(t))
     }
@@ -456,6 +460,7 @@ public struct FlowAPI {
             throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
         }
         _ = try FlowAPILimits.text(text, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'text'")
+        observe(.promptSource(step: step, text: text))
         let argList = t["args"].tableValue?.sequence ?? []
         guard argList.count <= FlowAPILimits.maxArguments else {
             throw LuaHostError("\(function) '\(step)': \(argList.count) args (at most \(FlowAPILimits.maxArguments))")
@@ -620,9 +625,14 @@ public struct FlowAPI {
     }
 
     /// Lua value a validated answer is returned to the flow as.
-    static func luaValue(_ answer: AnswerValue) -> LuaValue {
+    /// An answer as the flow sees it. A text the safety gate flags reaches
+    /// the flow as "" (an empty answer): a flow cannot quote what it never
+    /// holds, however it builds its texts (`args`, `s:quote`, `..`), and
+    /// `args` then takes the prompt's `fallback`. The save keeps the answer
+    /// as given; replay applies the same rule, so it stays deterministic.
+    static func luaValue(_ answer: AnswerValue, language: Language) -> LuaValue {
         switch answer {
-        case .text(let s): .string(s)
+        case .text(let s): language.safety.check(s) == .ok ? .string(s) : .string("")
         case .integer(let i): .integer(Int64(i))
         case .number(let d): .number(d)
         case .boolean(let b): .boolean(b)

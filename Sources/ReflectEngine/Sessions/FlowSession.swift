@@ -170,7 +170,7 @@ public final class FlowSession {
         var outcome = AnswerOutcome(safety: flag, probed: probed)
         if case .text(let text) = value { outcome.themes = language.themes.themes(in: text) }
         let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
-        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value)]) } catch {
+        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value, language: language)]) } catch {
             // The flow failed after a valid answer: the answer is still kept.
             outcome.generated = unjournalledTexts
             do { try journal.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome) } catch let journalError {
@@ -447,7 +447,7 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
             }
-            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value)])
+            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value, language: language)])
             _ = apply(driven.effects, live: false)
             next = driven.next
         }
