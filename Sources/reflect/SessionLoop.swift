@@ -40,9 +40,14 @@ struct SessionLoop {
                 return
             case .success(let answer):
                 let events = try session.submit(answer)
-                printer.print(events)
                 // After a safety notice, a person at the terminal is offered a
-                // pause (never forced); machines send {"command": "quit"}.
+                // pause (never forced) before anything else is asked: what the
+                // answer produced is shown, then the offer and its answer, and
+                // only then the next question. Machines read the offer in the
+                // `safety` event, which comes before the next `prompt`, and
+                // send {"command": "quit"}.
+                let next = events.firstIndex { if case .prompt = $0 { true } else { false } } ?? events.endIndex
+                printer.print(Array(events[..<next]))
                 if printer.interactive, printer.format == .text, session.current != nil,
                    case .safety(let notice)? = events.first(where: { if case .safety = $0 { true } else { false } }) {
                     if printer.confirm("\n  " + notice.pause + " [y/N] ", input: input, defaultYes: false) {
@@ -50,6 +55,7 @@ struct SessionLoop {
                         return
                     }
                 }
+                printer.print(Array(events[next...]))
             }
         }
         // The session is done: an answer still waiting in the file is an
