@@ -9,7 +9,7 @@ import PackageDescription
 //   ReflectTranslation (locale status, PO, XLIFF, confirm) -> ReflectEngine
 //   ReflectStore (SQLite through GRDB) -> ReflectCore
 //   ReflectStoreJournal (sessions journalled into the store) -> ReflectEngine, ReflectStore
-//   reflect (CLI) -> all of the above
+//   reflect (CLI) -> all of the above, and CLibedit (Debian's libedit, the terminal line editor)
 // The runtime does not depend on GRDB: an app embeds ReflectEngine with a
 // journal of its own, or ReflectStoreJournal for the SQLite default.
 let package = Package(
@@ -40,6 +40,12 @@ let package = Package(
         // run inside Lua's protected world (allocator cap, count hook,
         // trampoline, message handler, value codec, wrapped built-ins).
         .target(name: "CLuaSandbox", dependencies: ["CLua"]),
+        // Debian's libedit (BSD editline): the terminal line editor of `reflect`.
+        .systemLibrary(
+            name: "CLibedit",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]
+        ),
         .target(name: "LuaHost", dependencies: ["CLuaSandbox"]),
         .target(name: "ReflectCore"),
         .target(name: "ReflectStore", dependencies: [
@@ -56,7 +62,7 @@ let package = Package(
                                                           .product(name: "Yams", package: "Yams")]),
         .target(name: "ReflectStoreJournal", dependencies: ["ReflectEngine", "ReflectCore", "ReflectStore"]),
         .executableTarget(name: "reflect", dependencies: [
-            "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation",
+            "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation", "CLibedit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).

@@ -6,14 +6,22 @@ import ReflectEngine
 import ReflectStoreJournal
 import ReflectStore
 
-/// Where answers come from: a JSONL file or stdin, or a person at the terminal.
+/// Where answers come from: a JSONL file or stdin, or a person at the
+/// terminal. A person at a terminal types through ``LineEditor`` (arrow
+/// keys, backspace over wide characters, no length limit); piped input is
+/// read as bytes, line by line, and never cut.
 final class AnswerSource {
     private let machine: Bool
     private let handle: FileHandle?
+    /// Whether lines come from the line editor (a person at a terminal).
+    private let editing: Bool
     private(set) var lineNumber = 0
 
-    init(path: String?) throws {
+    /// - Parameter lineEditor: read through the line editor when stdin and
+    ///   stdout are terminals and no answers file was given.
+    init(path: String?, lineEditor: Bool = true) throws {
         machine = path != nil
+        editing = path == nil && lineEditor && LineEditor.available
         if let path, path != "-" {
             do {
                 handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
@@ -25,10 +33,18 @@ final class AnswerSource {
         }
     }
 
-    /// The next line without its line ending (LF or CRLF); invalid UTF-8
-    /// is an error, never replaced.
-    func readLine() -> Result<String, AnswerLineError>? {
-        guard var bytes = readRawLine() else { return nil }
+    /// The next line without its line ending (LF or CRLF), after showing
+    /// `prompt` (to a person; nothing for a machine); invalid UTF-8 is an
+    /// error, never replaced.
+    func readLine(prompt: String = "") -> Result<String, AnswerLineError>? {
+        let raw: [UInt8]?
+        if editing {
+            raw = LineEditor.read(prompt: prompt)
+        } else {
+            if !prompt.isEmpty { Terminal.write(prompt) }
+            raw = readRawLine()
+        }
+        guard var bytes = raw else { return nil }
         if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         guard let line = String(validating: bytes, as: UTF8.self) else {
             let offset = AnswerSource.firstInvalidUTF8(bytes)
@@ -39,8 +55,8 @@ final class AnswerSource {
 
     /// The next line for a yes/no question or a dev command: a line that
     /// is not valid UTF-8 reads as empty. nil at the end of input.
-    func readText() -> String? {
-        guard let line = readLine() else { return nil }
+    func readText(prompt: String = "") -> String? {
+        guard let line = readLine(prompt: prompt) else { return nil }
         if case .success(let text) = line { return text }
         return ""
     }
@@ -89,15 +105,14 @@ final class AnswerSource {
     /// The next answer, or nil when input ended.
     func next(for prompt: Prompt, printer: EventPrinter) -> Result<AnswerInput, AnswerLineError>? {
         while true {
-            if !machine { printer.ask() }
-            guard let read = readLine() else { return nil }
+            guard let read = readLine(prompt: machine ? "" : printer.askPrompt) else { return nil }
             lineNumber += 1
             let line: String
             switch read {
             case .success(let l): line = l
             case .failure(let e):
                 if machine { return .failure(AnswerLineError(reason: "line \(lineNumber): \(e.reason)")) }
-                printer.note("That line is \(e.reason); please type it again.")
+                printer.note(printer.text(.terminalRetype, e.reason))
                 continue
             }
             if machine {
@@ -107,7 +122,7 @@ final class AnswerSource {
                 }
             }
             if let typed = TypedAnswer.parse(line, for: prompt) { return .success(typed) }
-            printer.note(TypedAnswer.help)
+            printer.note(printer.text(.terminalCommands))
         }
     }
 }

@@ -34,7 +34,9 @@ struct Dev: ParsableCommand {
         printer.begin(session.definition, language: session.language)
         printer.print(session.openingEvents)
         var stamp = contentStamp(library)
-        let input = try AnswerSource(path: nil)
+        // Lines are read once poll says a whole one is there: the canonical
+        // terminal line, not the line editor (which would read it twice).
+        let input = try AnswerSource(path: nil, lineEditor: false)
         while true {
             printer.ask()
             // Wait for a line or a change on disk, whichever comes first.
@@ -64,7 +66,7 @@ struct Dev: ParsableCommand {
                 continue
             }
             guard let typed = TypedAnswer.parse(line, for: prompt) else {
-                printer.note(TypedAnswer.help)
+                printer.note(printer.text(.terminalCommands))
                 continue
             }
             if case .command(.quit) = typed { return }

@@ -15,10 +15,19 @@ final class EventPrinter {
         self.interactive = interactive
     }
 
-    /// A hint in the session's language (``begin(_:language:)`` comes first).
+    /// A hint in the session's language (``begin(_:language:)`` or
+    /// ``use(_:)`` comes first).
     private func hint(_ string: EngineString) -> String {
         (language ?? .none).string(string)
     }
+
+    /// A terminal line in the session's language, its `%@` filled.
+    func text(_ string: EngineString, _ args: String...) -> String {
+        Template(hint(string)).render(args)
+    }
+
+    /// Speaks `language` from now on (before a session's title is shown).
+    func use(_ language: Language) { self.language = language }
 
     private static let encoder: JSONEncoder = {
         let e = JSONEncoder()
@@ -38,16 +47,17 @@ final class EventPrinter {
         if interactive { write(hint(.hintCommands) + "\n") }
     }
 
-    func ask() {
-        guard format == .text else { return }
-        write("> ")
-    }
+    /// What a person sees before typing an answer ("" in jsonl).
+    var askPrompt: String { format == .text ? "> " : "" }
+
+    func ask() { write(askPrompt) }
 
     /// Asks a yes/no question at the terminal, in the session's language
-    /// when it is known (Enter = `defaultYes`).
+    /// when it is known (Enter = `defaultYes`, shown as [Y/n] or [y/N] in
+    /// that language).
     func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
-        write(question)
-        let typed = input.readText() ?? ""
+        let choices = hint(defaultYes ? .terminalYesDefault : .terminalNoDefault)
+        let typed = input.readText(prompt: question + " " + choices + " ") ?? ""
         if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
         return (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) ?? false
     }
@@ -103,6 +113,7 @@ final class EventPrinter {
             case .message, .action: lines.append("   " + hint(.hintAck))
             default: break
             }
+            if !p.required, p.kind != .message, p.kind != .action { lines.append("   " + hint(.hintOptional)) }
             if let draft = p.draft {
                 lines.append("   " + Template(hint(.hintDraft)).render([describe(draft)]))
             }
@@ -133,7 +144,7 @@ final class EventPrinter {
         case .feedback(let f):
             return ["", "  " + f.affirmation, "  " + f.observation, "  " + f.takeaway].joined(separator: "\n")
         case .resumable(let session, _, let startedAt, let answered):
-            return "  (an unfinished session \(session.prefix(8)) from \(startedAt), \(answered) answered, can be resumed)"
+            return "  " + text(.terminalResumable, String(session.prefix(8)), startedAt, "\(answered)")
         case .error(let code, let message, let file, let line):
             let at = file.map { f in line.map { "\(f):\($0): " } ?? "\(f): " } ?? ""
             return "error: \(at)\(message) [\(code)]"

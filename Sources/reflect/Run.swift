@@ -23,8 +23,9 @@ struct Run: ParsableCommand {
         abstract: "Run a flow interactively, or drive it with answers (machine interface).",
         discussion: """
             FLOW is a flow id (reflection.negative), a family with --mood (reflection --mood bad), \
-            or a path to a .lua file. At a prompt, type :back, :skip, :keep or :quit. Every answer is \
-            saved before the next question; an unfinished session can be resumed.
+            or a path to a .lua file. At a prompt, type :back, :skip, :keep or :quit (exactly; "::" \
+            starts an answer with a colon). Every answer is saved before the next question; an \
+            unfinished session can be resumed.
             """)
 
     @Argument(help: "A flow id, a family such as 'reflection' (with --mood), or a path to a .lua file.")
@@ -100,22 +101,26 @@ struct Run: ParsableCommand {
                     if drive.format == .jsonl || drive.answers != nil {
                         printer.print([.resumable(session: latest.id, flow: latest.flowID, startedAt: latest.startedAt, answered: answered)])
                     } else {
-                        resumeIt = printer.confirm("You have an unfinished session of this flow from \(latest.startedAt) "
-                                                   + "(\(answered) answered). Resume it? [Y/n] ", input: input)
+                        printer.use(language)
+                        resumeIt = printer.confirm(printer.text(.terminalResumeQuestion, latest.startedAt, "\(answered)"), input: input)
                     }
                 }
                 if resumeIt {
                     let lease = try store.lease(session: latest.id)
                     session = try SessionResumer(store: store, library: library, generation: generation).open(latest.id)
                     return try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
-                                           answersPath: drive.answers).run(resumed: true)
+                                           answersPath: drive.answers,
+                                           resumeHint: SessionLoop.resumeHint(session: latest.id, content: contentOptions, store: storeOptions))
+                        .run(resumed: true)
                 }
             }
             let lease = try store.lease(session: session.sessionID)
             try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
                                                  startedAt: stamps.stamp()))
             try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
-                            answersPath: drive.answers).run(resumed: false)
+                            answersPath: drive.answers,
+                            resumeHint: SessionLoop.resumeHint(session: session.sessionID, content: contentOptions, store: storeOptions))
+                .run(resumed: false)
         } catch let e as EngineError {
             printer.fail(e)
             throw ExitCode(1)
@@ -156,7 +161,9 @@ struct Resume: ParsableCommand {
             let lease = try store.lease(session: id)
             let opened = try SessionResumer(store: store, library: contentOptions.library, generation: generation).open(id)
             try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
-                            answersPath: drive.answers).run(resumed: true)
+                            answersPath: drive.answers,
+                            resumeHint: SessionLoop.resumeHint(session: id, content: contentOptions, store: storeOptions))
+                .run(resumed: true)
         } catch let e as EngineError {
             printer.fail(e)
             throw ExitCode(1)

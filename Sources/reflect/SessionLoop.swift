@@ -9,6 +9,19 @@ import ReflectStore
 /// Drives an open session: prints its events, reads answers, journals
 /// every change into the store before the next prompt appears.
 struct SessionLoop {
+    /// `reflect resume ID`, with the options that found this session.
+    static func resumeHint(session: String, content: ContentOptions, store: StoreOptions) -> String {
+        var words = ["reflect", "resume", String(session.prefix(8))]
+        if let db = store.db { words += ["--db", shellQuoted(db)] }
+        if store.user != "default" { words += ["--user", shellQuoted(store.user)] }
+        if let dir = content.content { words += ["--content", shellQuoted(dir)] }
+        return words.joined(separator: " ")
+    }
+
+    private static func shellQuoted(_ s: String) -> String {
+        s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     let session: FlowSession
     let store: Store
     /// Held for the whole loop: this process is the session's one writer.
@@ -17,26 +30,39 @@ struct SessionLoop {
     let printer: EventPrinter
     let input: AnswerSource
     let answersPath: String?
+    /// How to continue later, as typed: `reflect resume ID` with the
+    /// `--db`, `--content` and `--user` this run was given.
+    let resumeHint: String
 
     func run(resumed: Bool) throws {
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
         let journal = StoreJournal(store: store, sessionID: session.sessionID, day: session.save.facts?.day ?? clock.day, lease: lease, timestamp: stamps.stamp)
         session.journal = journal
         printer.begin(session.definition, language: session.language)
-        if resumed, printer.format == .text { printer.note("Resuming where you stopped (\(session.save.answers.count) answered).") }
+        if resumed, printer.format == .text { printer.note(printer.text(.terminalResuming, "\(session.save.answers.count)")) }
         if resumed, session.current == nil {
             try journal.finished(session.summary)
         }
         printer.print(try session.begin())
         defer { if session.current == nil { lease.release() } }
+        let person = printer.interactive && printer.format == .text
+        // Ctrl-C and Ctrl-D say the answers are saved and how to resume.
+        if person { InterruptNotice.install("  " + printer.text(.terminalStopped, resumeHint)) }
         while let prompt = session.current {
-            guard let next = input.next(for: prompt, printer: printer) else { return } // out of answers: stop, resumable
+            guard let next = input.next(for: prompt, printer: printer) else {
+                // Out of answers: stop, resumable.
+                if person {
+                    Terminal.write("\n")
+                    printer.note(printer.text(.terminalStopped, resumeHint))
+                }
+                return
+            }
             switch next {
             case .failure(let e):
                 printer.print([.error(code: "answers.invalid", message: e.description, file: answersPath, line: input.lineNumber)])
                 throw ExitCode(1)
             case .success(.command(.quit)):
-                printer.note("Stopped. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                printer.note(printer.text(.terminalStopped, resumeHint))
                 return
             case .success(let answer):
                 let events = try session.submit(answer)
@@ -50,8 +76,8 @@ struct SessionLoop {
                 printer.print(Array(events[..<next]))
                 if printer.interactive, printer.format == .text, session.current != nil,
                    case .safety(let notice)? = events.first(where: { if case .safety = $0 { true } else { false } }) {
-                    if printer.confirm("\n  " + notice.pause + " [y/N] ", input: input, defaultYes: false) {
-                        printer.note("Paused. Your answers are saved; continue with: reflect resume \(session.sessionID.prefix(8))")
+                    if printer.confirm("\n  " + notice.pause, input: input, defaultYes: false) {
+                        printer.note(printer.text(.terminalPaused, resumeHint))
                         return
                     }
                 }

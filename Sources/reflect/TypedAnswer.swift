@@ -2,17 +2,29 @@ import Foundation
 import ReflectCore
 
 /// What a person types at the terminal, turned into an answer for the
-/// current prompt: `:back`, `:skip`, `:keep`, `:quit` are commands; Enter on
-/// a prompt with a draft keeps the draft; a checklist takes one mark per item,
-/// in order, in the person's language (`done`/`d`, `hecho`, `a medias` …).
+/// current prompt: exactly `:back`, `:skip`, `:keep`, `:quit` are commands;
+/// Enter on a prompt with a draft keeps the draft; a checklist takes one
+/// mark per item, in order, in the person's language (`done`/`d`, `hecho`,
+/// `a medias` …).
+///
+/// An answer may start with ":" (":) lunch with my sister"): only the exact
+/// command words are commands, and "::" at the start types one ":"
+/// ("::quit" is the text ":quit"). A lone word after ":" that is not a
+/// command (":qiut", ":help") is taken for a mistyped command: the help
+/// (`terminal.commands`) is shown instead, and nothing is answered.
 enum TypedAnswer {
-    static let help = "Commands: :back (previous question), :skip (optional questions), :keep (keep the earlier answer), :quit"
-
-    /// nil for an unknown `:command` (the help is shown instead).
+    /// nil for a mistyped `:command` (the help is shown instead).
     static func parse(_ line: String, for prompt: Prompt) -> AnswerInput? {
-        let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix(":") {
-            return SessionCommand(rawValue: String(trimmed.dropFirst()).lowercased()).map { .command($0) }
+        var line = line
+        var trimmed = line.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("::") {
+            // The escape: one colon is dropped, the rest is an answer.
+            if let colon = line.firstIndex(of: ":") { line.remove(at: colon) }
+            trimmed = line.trimmingCharacters(in: .whitespaces)
+        } else if trimmed.hasPrefix(":") {
+            let word = String(trimmed.dropFirst())
+            if let command = SessionCommand(rawValue: word.lowercased()) { return .command(command) }
+            if mistypedCommand(word) { return nil }
         }
         if trimmed.isEmpty, prompt.draft != nil { return .command(.keep) }
         switch prompt.kind {
@@ -29,5 +41,10 @@ enum TypedAnswer {
         default:
             return .text(line)
         }
+    }
+
+    /// ":" then one short word of letters only: meant as a command.
+    private static func mistypedCommand(_ word: String) -> Bool {
+        !word.isEmpty && word.count <= 12 && word.allSatisfy { $0.isASCII && $0.isLetter }
     }
 }

@@ -53,8 +53,20 @@ public enum EngineString: String, CaseIterable, Sendable {
     case hintNumberStep = "hint.number_step"
     case hintDraft = "hint.draft"
     case hintCommands = "hint.commands"
+    case hintOptional = "hint.optional"
     case doneThanks = "done.thanks"
     case doneIntensity = "done.intensity"
+
+    // The terminal's own lines (`reflect run` / `resume` in text mode).
+    case terminalCommands = "terminal.commands"
+    case terminalResuming = "terminal.resuming"
+    case terminalStopped = "terminal.stopped"
+    case terminalPaused = "terminal.paused"
+    case terminalResumeQuestion = "terminal.resume_question"
+    case terminalYesDefault = "terminal.yes_default"
+    case terminalNoDefault = "terminal.no_default"
+    case terminalResumable = "terminal.resumable"
+    case terminalRetype = "terminal.retype"
 
     /// The key in the locale files.
     public var key: String { rawValue }

@@ -1,0 +1,56 @@
+import CLibedit
+import Foundation
+import ReflectCore
+
+/// The line editor used when a person types at a terminal: Debian's libedit
+/// (BSD editline) through its readline interface. Arrow keys move the
+/// cursor, backspace removes whole characters (CJK included, two columns
+/// wide), and a line has no length limit: the terminal is in raw mode, so
+/// the kernel's 4,095-byte canonical-line limit does not apply, and a
+/// pasted answer of any size arrives whole (validation then refuses what is
+/// too long, saying so; nothing is cut).
+///
+/// Privacy: history is off (nothing is added to it, nothing is read from or
+/// written to a file), and Tab inserts a tab instead of completing file
+/// names. Used only when both stdin and stdout are terminals; otherwise
+/// `AnswerSource` reads bytes.
+enum LineEditor {
+    /// Whether the line editor applies (stdin and stdout are terminals).
+    static var available: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    /// libedit reads and writes through these process-wide settings; set once.
+    nonisolated(unsafe) private static var prepared = false
+
+    private static func prepare() {
+        guard !prepared else { return }
+        prepared = true
+        // Wide characters need a UTF-8 character type; keep the person's
+        // when it is one, else use C.UTF-8 (always present on Debian).
+        setlocale(LC_CTYPE, "")
+        if let codeset = nl_langinfo(nl_item(CODESET)), String(cString: codeset) != "UTF-8" {
+            setlocale(LC_CTYPE, "C.UTF-8")
+        }
+        rl_initialize()
+        // No history: a person's answers never sit in a buffer to recall, nor in a file.
+        stifle_history(0)
+        // Tab is text here, not a file-name completion.
+        rl_bind_key(Int32(UInt8(ascii: "\t")), rl_insert)
+    }
+
+    /// Reads one line (its UTF-8 bytes) after showing `prompt`; nil at the end of input
+    /// (Ctrl-D on an empty line). A prompt with line breaks is printed up
+    /// to its last line, which the editor redraws as it edits.
+    static func read(prompt: String) -> [UInt8]? {
+        prepare()
+        let safe = TerminalText.neutralized(prompt)
+        var head = "", tail = safe
+        if let lastBreak = safe.lastIndex(of: "\n") {
+            head = String(safe[...lastBreak])
+            tail = String(safe[safe.index(after: lastBreak)...])
+        }
+        if !head.isEmpty { FileHandle.standardOutput.write(Data(head.utf8)) }
+        guard let raw = readline(tail) else { return nil }
+        defer { free(raw) }
+        return Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import ReflectStore
+import Testing
+
+/// Issue 18, item 4: a person typing at a terminal. `reflect` runs on a
+/// pseudo-terminal; the test types arrow keys, backspace over CJK and a
+/// 10,000-character paste, and checks what is stored.
+@Suite("line editing at a terminal", .timeLimit(.minutes(3)))
+struct LineEditingTests {
+    static let flow = """
+        return flow {
+          id = "test.typing", version = 1,
+          run = function(s)
+            s:ask { id = "one", text = "First question?" }
+            s:ask { id = "two", text = "Second question?" }
+            s:ask { id = "three", text = "Third question?" }
+            s:message { id = "bye", text = "All typed." }
+          end,
+        }
+        """
+
+    func stored(_ db: String) throws -> [String: String] {
+        let store = try Store(path: db, access: .readOnly)
+        guard let id = try store.recentSessions(user: "default").first?.id else { return [:] }
+        var out: [String: String] = [:]
+        for a in try store.detail(id).answers where a.state == .answer {
+            if case .text(let s) = a.value { out[a.step.rawValue] = s }
+        }
+        return out
+    }
+
+    @Test("arrow keys move the cursor, backspace removes a whole CJK character, a 10,000-character paste is kept whole")
+    func typing() throws {
+        let content = try ContentFixture(["flows/test/typing.lua": LineEditingTests.flow])
+        defer { content.remove() }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path
+        let term = try PseudoTerminal(["run", "test.typing", "--content", content.root.path, "--db", db])
+        let left = "\u{1B}[D", right = "\u{1B}[C", backspace = "\u{7F}"
+
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("helo" + left + "l" + right + " world" + left + left + left + left + left + left + "," + "\r")
+        at = try #require(term.waitFor("Second question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("日本語" + backspace + "の夏" + left + backspace + right + "!" + "\r")
+        at = try #require(term.waitFor("Third question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        let paste = String(repeating: "晴れた日に", count: 1_000) + String(repeating: "sunny day ", count: 500)
+        #expect(paste.count == 10_000)
+        term.type(paste + "\r")
+        at = try #require(term.waitFor("All typed.", after: at, timeout: 60), "\(term.screen.suffix(500))")
+        term.type("\r")
+        #expect(term.finish() == 0, "\(term.screen.suffix(500))")
+
+        let answers = try stored(db)
+        #expect(answers["one"] == "hello, world")
+        #expect(answers["two"] == "日本夏!")
+        #expect(answers["three"]?.count == 10_000)
+        #expect(answers["three"] == paste)
+        #expect(!answers.values.contains { $0.contains("\u{1B}") || $0.contains("[D") })
+    }
+}
