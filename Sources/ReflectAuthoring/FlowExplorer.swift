@@ -204,7 +204,8 @@ public struct FlowExplorer: Sendable {
             case .memoryLimit, .budgetExceeded:
                 return Diagnostic(.limit, file: e.chunk ?? file, line: e.line, message: e.message)
             default:
-                let code: DiagnosticCode = e.message.contains("unknown locale key") ? .unknownKey : .runtime
+                let code: DiagnosticCode = e.message.contains("unknown locale key") ? .unknownKey
+                    : e.message.contains("twice; step ids must be unique") || e.message.contains(": unknown field '") ? .invalidStep : .runtime
                 return Diagnostic(code, file: e.chunk ?? file, line: e.line, message: e.message)
             }
         case .invalidFlow(let f, let line, let message):

@@ -5,8 +5,9 @@ import ReflectCore
 /// ``code`` (the `error` event's `code` field, documented in docs/events.md)
 /// and carries the file and line an author needs.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No flow with this id or path under the content root.
-    case flowNotFound(String, searched: String)
+    /// No flow with this id or path under the content root; `hint` says
+    /// what was probably meant ("did you mean …", "add --mood").
+    case flowNotFound(String, searched: String, hint: String? = nil)
     /// The flow file ran but did not define a valid flow.
     case invalidFlow(file: String, line: Int?, message: String)
     /// Lua failed: syntax, runtime, memory, budget (see ``LuaError``).
@@ -22,6 +23,11 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case sessionFinished
     /// Recording the session failed (the answer was not taken).
     case journal(String)
+    /// No locale file for this tag (nor its language); the available tags.
+    case unknownLocale(String, available: [String])
+    /// No content directory (one holding `flows/` and `locales/`) was found
+    /// where Reflect looked.
+    case noContent(looked: String)
 
     public var code: String {
         switch self {
@@ -41,6 +47,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidContent: "content.invalid"
         case .sessionFinished: "session.finished"
         case .journal: "store.write_failed"
+        case .unknownLocale: "locale.unknown"
+        case .noContent: "content.not_found"
         }
     }
 
@@ -63,13 +71,19 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message without the location.
     public var message: String {
         switch self {
-        case .flowNotFound(let id, let searched): "flow '\(id)' not found (searched \(searched))"
+        case .flowNotFound(let id, let searched, let hint): "flow '\(id)' not found (searched \(searched))" + (hint.map { "; \($0)" } ?? "")
         case .invalidFlow(_, _, let m), .invalidContent(_, _, let m): m
         case .lua(let e): e.message
         case .flowChanged(_, let m): m
         case .invalidSave(let e): e.description
         case .sessionFinished: "the session has already finished"
         case .journal(let m): "could not save the answer: \(m)"
+        case .unknownLocale(let tag, let available):
+            "there is no locale '\(tag)'; available: \(available.joined(separator: ", ")) (use one with --locale; "
+                + "to start a new language, see docs/localization.md)"
+        case .noContent(let looked):
+            "no content directory found (a directory holding flows/ and locales/; looked in \(looked)); "
+                + "run reflect inside one, or point at it with --content DIR or REFLECT_CONTENT=DIR"
         }
     }
 

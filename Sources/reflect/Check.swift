@@ -17,7 +17,7 @@ struct Check: ParsableCommand {
     var runs: Int = 60
 
     func run() throws {
-        let diagnostics = ContentChecker(library: contentOptions.library, explorer: FlowExplorer(runs: max(runs, 1))).run()
+        let diagnostics = ContentChecker(library: try contentOptions.open(), explorer: FlowExplorer(runs: max(runs, 1))).run()
         let errors = diagnostics.filter { $0.severity == .error }.count
         if format == .json {
             let e = JSONEncoder()

@@ -43,7 +43,8 @@ struct Detect: ParsableCommand {
 
     func run() throws {
         let language: Language
-        do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+        let library = try contentOptions.open()
+        do { language = try library.language(for: locale) } catch { throw fail(error) }
         guard let detector = language.detector else {
             throw fail(.invalidContent(file: "locales/\(locale).yaml", line: nil, message: "no distortion rules for '\(locale)' or its fallbacks"))
         }

@@ -21,7 +21,7 @@ struct Dev: ParsableCommand {
     @Option(help: "Seconds between checks for changed files.") var interval: Double = 0.3
 
     func run() throws {
-        let library = contentOptions.library
+        let library = try contentOptions.open()
         let printer = EventPrinter(format: .text, interactive: true)
         let options = SessionOptions(sessionID: "dev", mood: mood, log: flowLog)
         func load(resuming save: SessionSave?) throws -> FlowSession {

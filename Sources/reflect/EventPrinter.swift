@@ -35,8 +35,14 @@ final class EventPrinter {
         return e
     }()
 
+    /// Text for people is wrapped at word boundaries to the terminal's
+    /// width (when stdout is a terminal); JSON never is.
     private func write(_ s: String, to stream: Terminal.Stream = .out) {
-        Terminal.write(s, to: stream)
+        if format == .text, stream == .out, let width = LineEditor.columns {
+            Terminal.write(DisplayWidth.wrapped(s, width: width), to: stream)
+        } else {
+            Terminal.write(s, to: stream)
+        }
     }
 
     func begin(_ flow: FlowDefinition, language: Language) {

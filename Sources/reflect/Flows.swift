@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReflectCore
 import ReflectEngine
 
 struct Flows: ParsableCommand {
@@ -11,7 +12,7 @@ struct Flows: ParsableCommand {
     var locale: String = "en"
 
     func run() throws {
-        let library = contentOptions.library
+        let library = try contentOptions.open()
         let language: Language
         do { language = try library.language(for: locale) } catch { throw fail(error) }
         var rows: [(String, String, String, String, String)] = [("ID", "TITLE", "QUESTIONS", "MOODS", "FILE")]
@@ -25,10 +26,11 @@ struct Flows: ParsableCommand {
                 broken.append("\(e.description) [\(e.code)]")
             }
         }
-        let widths = (0..<4).map { col in rows.map { [$0.0, $0.1, $0.2, $0.3][col].count }.max() ?? 0 }
+        // Columns by display width: a CJK title takes two columns a character.
+        let widths = (0..<4).map { col in rows.map { DisplayWidth.of([$0.0, $0.1, $0.2, $0.3][col]) }.max() ?? 0 }
         for r in rows {
             let cells = [r.0, r.1, r.2, r.3]
-            print(zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + r.4)
+            print(zip(cells, widths).map { DisplayWidth.padded($0, to: $1) }.joined(separator: "  ") + "  " + r.4)
         }
         if !broken.isEmpty {
             Terminal.write("\nnot loadable (see reflect check):\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n", to: .err)

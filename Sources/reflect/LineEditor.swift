@@ -18,6 +18,16 @@ enum LineEditor {
     /// Whether the line editor applies (stdin and stdout are terminals).
     static var available: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
+    /// The terminal's width in columns when stdout is a terminal (nil
+    /// otherwise, or when it cannot be told).
+    static var columns: Int? {
+        guard isatty(STDOUT_FILENO) == 1 else { return nil }
+        prepare()
+        var rows: Int32 = 0, cols: Int32 = 0
+        rl_get_screen_size(&rows, &cols)
+        return cols > 10 ? Int(cols) : nil
+    }
+
     /// libedit reads and writes through these process-wide settings; set once.
     nonisolated(unsafe) private static var prepared = false
 
@@ -42,7 +52,8 @@ enum LineEditor {
     /// to its last line, which the editor redraws as it edits.
     static func read(prompt: String) -> [UInt8]? {
         prepare()
-        let safe = TerminalText.neutralized(prompt)
+        var safe = TerminalText.neutralized(prompt)
+        if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
         var head = "", tail = safe
         if let lastBreak = safe.lastIndex(of: "\n") {
             head = String(safe[...lastBreak])

@@ -18,7 +18,8 @@ struct Locales: ParsableCommand {
 
         func run() throws {
             let reports: [LocaleStatus]
-            do { reports = try LocaleTools(library: contentOptions.library).status(tag) } catch { throw fail(error) }
+            let library = try contentOptions.open()
+            do { reports = try LocaleTools(library: library).status(tag) } catch { throw fail(error) }
             if format == .json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -45,7 +46,7 @@ struct Locales: ParsableCommand {
         @OptionGroup var contentOptions: ContentOptions
 
         func run() throws {
-            let findings = LocaleTools(library: contentOptions.library).check()
+            let findings = LocaleTools(library: try contentOptions.open()).check()
             if format == .json {
                 let e = JSONEncoder()
                 e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -73,8 +74,9 @@ struct Locales: ParsableCommand {
         }
 
         func run() throws {
+            let library = try contentOptions.open()
             do {
-                let done = try LocaleTools(library: contentOptions.library).confirm(tag, keys: keys, all: all, lists: lists)
+                let done = try LocaleTools(library: library).confirm(tag, keys: keys, all: all, lists: lists)
                 print("confirmed \(done.count) string(s) in locales/\(tag).yaml" + (all || lists ? " and its word lists" : ""))
             } catch { throw fail(error) }
         }
@@ -89,7 +91,7 @@ struct Locales: ParsableCommand {
         @OptionGroup var contentOptions: ContentOptions
 
         func run() throws {
-            let tools = LocaleTools(library: contentOptions.library)
+            let tools = LocaleTools(library: try contentOptions.open())
             let text: String
             do {
                 switch format {
@@ -116,8 +118,9 @@ struct Locales: ParsableCommand {
         @OptionGroup var contentOptions: ContentOptions
 
         func run() throws {
+            let library = try contentOptions.open()
             do {
-                let s = try LocaleTools(library: contentOptions.library).importFile(URL(fileURLWithPath: file), tag: locale)
+                let s = try LocaleTools(library: library).importFile(URL(fileURLWithPath: file), tag: locale)
                 print("locales/\(s.locale).yaml: \(s.updated.count) updated, \(s.unchanged) unchanged, \(s.untranslated) untranslated in the file")
             } catch { throw fail(error) }
         }

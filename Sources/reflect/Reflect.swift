@@ -21,10 +21,35 @@ struct ContentOptions: ParsableArguments {
     @Option(name: .long, help: "Directory holding flows/, locales/ and personalities/ (default: the nearest one with flows/).")
     var content: String?
 
+    /// The content directory: `--content`, else `$REFLECT_CONTENT`, else the
+    /// nearest one holding `flows/`.
+    /// - Throws: ``EngineError/noContent(looked:)`` when there is none, or
+    ///   `--content` names a directory without `flows/` or `locales/`.
     var library: ContentLibrary {
-        if let content { return ContentLibrary(root: ContentRoot(URL(fileURLWithPath: content, isDirectory: true))) }
-        let root = ContentRoot.locate() ?? ContentRoot(URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-        return ContentLibrary(root: root)
+        get throws(EngineError) {
+            if let content {
+                let root = ContentRoot(URL(fileURLWithPath: content, isDirectory: true))
+                guard ContentOptions.isContent(root) else { throw .noContent(looked: content) }
+                return ContentLibrary(root: root)
+            }
+            guard let root = ContentRoot.locate(), ContentOptions.isContent(root) else {
+                throw .noContent(looked: ProcessInfo.processInfo.environment["REFLECT_CONTENT"].map { "REFLECT_CONTENT=\($0)" }
+                                    ?? FileManager.default.currentDirectoryPath + " and the directories above it")
+            }
+            return ContentLibrary(root: root)
+        }
+    }
+
+    /// ``library``, or the error printed for people and exit status 1.
+    func open() throws -> ContentLibrary {
+        do { return try library } catch { throw fail(error) }
+    }
+
+    private static func isContent(_ root: ContentRoot) -> Bool {
+        ["flows", "locales"].allSatisfy { name in
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root.url.appendingPathComponent(name).path, isDirectory: &isDir) && isDir.boolValue
+        }
     }
 }
 

@@ -63,7 +63,7 @@ struct Run: ParsableCommand {
     enum OutputFormat: String, ExpressibleByArgument { case text, jsonl }
 
     func run() throws {
-        let library = contentOptions.library
+        let library = try contentOptions.open()
         let stamps = try Timestamps(now: drive.now)
         let store = try storeOptions.open()
         let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
@@ -159,7 +159,7 @@ struct Resume: ParsableCommand {
             }
             // One writer per session: the lease first, then the answers are read.
             let lease = try store.lease(session: id)
-            let opened = try SessionResumer(store: store, library: contentOptions.library, generation: generation).open(id)
+            let opened = try SessionResumer(store: store, library: try contentOptions.open(), generation: generation).open(id)
             try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers,
                             resumeHint: SessionLoop.resumeHint(session: id, content: contentOptions, store: storeOptions))

@@ -34,7 +34,8 @@ struct Safety: ParsableCommand {
 
     func run() throws {
         let language: Language
-        do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+        let library = try contentOptions.open()
+        do { language = try library.language(for: locale) } catch { throw fail(error) }
         if let report {
             try printReport(report, language: language)
             return

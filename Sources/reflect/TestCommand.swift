@@ -14,7 +14,7 @@ struct TestCommand: ParsableCommand {
     @OptionGroup var contentOptions: ContentOptions
 
     func run() throws {
-        let suite = TranscriptSuite(library: contentOptions.library)
+        let suite = TranscriptSuite(library: try contentOptions.open())
         var files: [URL] = []
         if paths.isEmpty {
             files = suite.discover()

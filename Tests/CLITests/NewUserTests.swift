@@ -116,8 +116,111 @@ struct NewUserTests {
             let screen = term.screen
             #expect(screen.contains("Your answers are saved"), "\(screen)")
             #expect(screen.contains("reflect resume"), "\(screen)")
-            #expect(screen.contains("--db \(db)") && screen.contains("--content \(content.root.path)"), "\(screen)")
+            // The line may be wrapped at the terminal's width (at spaces).
+            let flat = screen.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            #expect(flat.contains("--db \(db)") && flat.contains("--content \(content.root.path)"), "\(screen)")
             #expect(try stored(db)["one"] == "kept")
         }
+    }
+
+    // MARK: item 7
+
+    @Test("item 7: full-width digits answer in Japanese, a choice's label chooses it, an optional question says how to skip")
+    func typedNumbersAndLabels() throws {
+        let db = tempDB()
+        let ja = try CLIRunner.run(checkIn + ["--db", db, "--locale", "ja"], stdin: "７\n:quit\n", in: repositoryRoot)
+        #expect(ja.status == 0, "\(ja.stderr)")
+        #expect(!ja.stdout.contains("↳"), "７ was refused: \(ja.stdout)")
+        let store = try Store(path: db, access: .readOnly)
+        let id = try #require(try store.recentSessions(user: "default").first?.id)
+        #expect(try store.detail(id).answers.first?.value == .integer(7))
+
+        let content = try ContentFixture(["flows/test/pick.lua": """
+            return flow { id = "test.pick", version = 1, run = function(s)
+              local one = s:choose { id = "one", text = "Which one?", options = {
+                { id = "walk", text = "A walk" }, { id = "call", text = "Call a friend" } } }
+              local many = s:choose_many { id = "many", text = "Which ones?", options = {
+                { id = "tea", text = "Tea" }, { id = "nap", text = "A nap" }, { id = "music", text = "Música" } } }
+              local extra = s:ask { id = "extra", text = "Anything else?", required = false }
+              s:message { id = "bye", text = "picked " .. one .. " and " .. table.concat(many, "+") }
+            end }
+            """])
+        defer { content.remove() }
+        let out = try CLIRunner.run(["run", "test.pick", "--content", content.root.path, "--db", tempDB()],
+                                    stdin: "call a friend\ntea, musica\n\n\n")
+        #expect(out.stdout.contains("picked call and tea+music"), "\(out.stdout)")
+        #expect(out.stdout.contains("(optional: type :skip to leave it out)"), "\(out.stdout)")
+    }
+
+    @Test("item 8: reflect flows aligns its columns by display width for CJK titles")
+    func flowsAligned() throws {
+        let out = try CLIRunner.run(["flows", "--locale", "ja"], in: repositoryRoot)
+        #expect(out.status == 0, "\(out.stderr)")
+        let lines = out.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        #expect(lines.count >= 4)
+        // The FILE column starts at the same screen column on every line.
+        let columns = lines.compactMap { line -> Int? in
+            guard let r = line.range(of: "flows/") ?? line.range(of: "FILE") else { return nil }
+            return line[..<r.lowerBound].reduce(0) { w, ch in
+                w + (ch.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) || (0xAC00...0xD7A3).contains($0.value) || (0xFF00...0xFF60).contains($0.value) } == true ? 2 : 1)
+            }
+        }
+        #expect(columns.count == lines.count && Set(columns).count == 1, "\(out.stdout)")
+    }
+
+    @Test("item 8: at a terminal, long lines wrap at word boundaries to its width")
+    func wrapsAtTerminalWidth() throws {
+        let content = try ContentFixture(["flows/test/long.lua": """
+            return flow { id = "test.long", version = 1, run = function(s)
+              s:ask { id = "one", text = "When you think back over the whole of this week, which small moment stayed with you longest, and what made it matter?" }
+            end }
+            """])
+        defer { content.remove() }
+        let term = try PseudoTerminal(["run", "test.long", "--content", content.root.path, "--db", tempDB()], columns: 40)
+        let at = try #require(term.waitFor("> "), "\(term.screen)")
+        term.type(":quit\r")
+        _ = term.finish()
+        let screen = String(term.screen[..<at]).replacingOccurrences(of: "\r", with: "")
+        let lines = screen.split(separator: "\n").map(String.init)
+        for line in lines { #expect(line.count <= 40, "\(line)") }
+        // Every word is kept whole, in order: joining the lines gives the question back.
+        let question = "When you think back over the whole of this week, which small moment stayed with you longest, and what made it matter?"
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ").contains(question), "\(screen)")
+        #expect(lines.filter { $0.contains("week") || $0.contains("moment") || $0.contains("matter") || $0.contains("longest") }.count >= 2)
+    }
+
+    // MARK: item 9
+
+    @Test("item 9: common locale spellings are accepted; an unknown locale is refused with the available ones",
+          arguments: [("de_DE", "Kurzer Check-in"), ("DE", "Kurzer Check-in"), ("pt_BR", "rápido"), ("pt", "rápido"), ("ja_JP.UTF-8", "チェックイン")])
+    func localeSpellings(typed: String, expected: String) throws {
+        let out = try CLIRunner.run(checkIn + ["--db", tempDB(), "--locale", typed], stdin: ":quit\n", in: repositoryRoot)
+        #expect(out.status == 0, "\(typed): \(out.stderr)")
+        #expect(out.stdout.localizedCaseInsensitiveContains(expected), "\(typed): \(out.stdout)")
+    }
+
+    @Test("item 9: --locale xx or jp is an error listing the available locales, not English", arguments: ["xx", "jp", "klingon"])
+    func unknownLocale(typed: String) throws {
+        let out = try CLIRunner.run(checkIn + ["--db", tempDB(), "--locale", typed], stdin: "6\n", in: repositoryRoot)
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("no locale '\(typed)'") && out.stderr.contains("de, en, es, fr, ja, ko, pt-BR"), "\(out.stderr)")
+        #expect(!out.stdout.contains("How strong"), "\(out.stdout)")
+    }
+
+    // MARK: item 10
+
+    @Test("item 10: outside a content directory, run and check say so and how to point at one")
+    func noContentDirectory() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-empty-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        for args in [["run", "demo.check-in", "--content", empty.path], ["check", "--content", empty.path], ["flows", "--content", empty.path]] {
+            let out = try CLIRunner.run(args + ["--db", tempDB()].filter { _ in args[0] == "run" }, in: empty)
+            #expect(out.status == 1, "\(args)")
+            #expect(out.stderr.contains("no content directory found") && out.stderr.contains("--content"), "\(args): \(out.stderr)")
+            #expect(!out.stderr.contains("safety section") && !out.stderr.contains("YAML"), "\(out.stderr)")
+        }
+        let env = try CLIRunner.run(["check"], in: empty, environment: ["REFLECT_CONTENT": empty.path])
+        #expect(env.status == 1 && env.stderr.contains("REFLECT_CONTENT="), "\(env.stderr)")
     }
 }

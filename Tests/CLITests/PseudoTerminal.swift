@@ -14,7 +14,8 @@ final class PseudoTerminal: @unchecked Sendable {
     private var received = Data()
     private var reader: Thread?
 
-    init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws {
+    /// - Parameter columns: the terminal's width (its height is 30 rows).
+    init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], columns: Int = 80) throws {
         // The POSIX pseudo-terminal calls, looked up in the C library (Swift's
         // Glibc module does not export them).
         typealias Open = @convention(c) (Int32) -> Int32
@@ -29,6 +30,8 @@ final class PseudoTerminal: @unchecked Sendable {
         }
         let slave = open(String(cString: name), O_RDWR | O_NOCTTY)
         guard slave >= 0 else { throw POSIXError(.ENODEV) }
+        var size = winsize(ws_row: 30, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.executableURL = CLIRunner.executable
         process.arguments = arguments

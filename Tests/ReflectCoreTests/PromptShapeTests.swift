@@ -306,3 +306,23 @@ struct PromptShapeAcceptsTests {
         #expect(!shape.accepts(.choices([])))
     }
 }
+
+/// Issue 18, item 7: numbers and options as people type them.
+@Suite("PromptShape: typed numbers and labels")
+struct PromptShapeTypedTests {
+    @Test("full-width digits are numbers for intensities and choices; a label chooses its option")
+    func fullWidthAndLabels() {
+        #expect(value(PromptShape(kind: .intensity).validate(.text("７"))) == .integer(7))
+        #expect(value(PromptShape(kind: .intensity).validate(.text("１０"))) == .integer(10))
+        #expect(code(PromptShape(kind: .intensity).validate(.text("１１"))) == "intensity_range")
+        let one = PromptShape(kind: .singleChoice, optionIDs: ["walk", "call"], optionLabels: ["A walk", "Llamar a alguien"])
+        #expect(value(one.validate(.text("２"))) == .choice("call"))
+        #expect(value(one.validate(.text("llamar a ALGUIEN"))) == .choice("call"))
+        #expect(value(one.validate(.text("a walk "))) == .choice("walk"))
+        #expect(code(one.validate(.text("a run"))) == "choice_unknown")
+        let many = PromptShape(kind: .multiChoice, optionIDs: ["tea", "nap", "music"], optionLabels: ["Tea", "A nap", "Música"])
+        #expect(value(many.validate(.text("１、３"))) == .choices(["tea", "music"]))
+        #expect(value(many.validate(.text("A nap"))) == .choices(["nap"]))
+        #expect(value(many.validate(.text("a nap, musica"))) == .choices(["nap", "music"]))
+    }
+}

@@ -115,7 +115,8 @@ public struct Prompt: Sendable, Equatable {
 
     /// The shape, accepting `words` for yes/no and checklist marks.
     public func shape(words: AnswerWords) -> PromptShape {
-        PromptShape(kind: kind, optionIDs: options.map(\.id), required: required, words: words, scale: scale, maxCharacters: maxCharacters)
+        PromptShape(kind: kind, optionIDs: options.map(\.id), optionLabels: options.map(\.text), required: required, words: words,
+                    scale: scale, maxCharacters: maxCharacters)
     }
 }
 

@@ -5,6 +5,9 @@ public struct PromptShape: Sendable, Equatable {
     public var kind: PromptKind
     /// Option ids (choices) or item ids (checklist), in order.
     public var optionIDs: [String]
+    /// The options' labels as shown, in the same order (a typed label
+    /// chooses its option); may be empty.
+    public var optionLabels: [String]
     /// Whether `skip` is refused.
     public var required: Bool
     /// Words accepted for yes/no and checklist marks.
@@ -15,10 +18,11 @@ public struct PromptShape: Sendable, Equatable {
     /// A text prompt's limit in characters (a moment's quote: 240), if any.
     public var maxCharacters: Int?
 
-    public init(kind: PromptKind, optionIDs: [String] = [], required: Bool = true, words: AnswerWords = .english,
-                scale: NumberScale? = nil, maxCharacters: Int? = nil) {
+    public init(kind: PromptKind, optionIDs: [String] = [], optionLabels: [String] = [], required: Bool = true,
+                words: AnswerWords = .english, scale: NumberScale? = nil, maxCharacters: Int? = nil) {
         self.kind = kind
         self.optionIDs = optionIDs
+        self.optionLabels = optionLabels
         self.required = required
         self.words = words
         self.scale = scale
@@ -33,11 +37,14 @@ public struct PromptShape: Sendable, Equatable {
     ///
     /// Text takes any string up to ``SessionSave/maxTextBytes`` without a
     /// NUL, and not only blanks when required; intensity a
-    /// whole number 0–10 (a numeric string such as "7" counts; "abc", 11 and
-    /// 7.5 do not); a number a value of its scale (as a number or as text,
-    /// with a decimal point or comma: "7.25", "7,25"), stored as an integer
-    /// when whole; yes/no a boolean or the language's yes/no words; a choice a known option
-    /// id (or its 1-based number as text); multi-choice distinct known ids;
+    /// whole number 0–10 (a numeric string such as "7" or full-width "７"
+    /// counts; "abc", 11 and 7.5 do not); a number a value of its scale (as a
+    /// number or as text, with a decimal point or comma: "7.25", "7,25"),
+    /// stored as an integer when whole; yes/no a boolean or the language's
+    /// yes/no words; a choice a known option id, its 1-based number as text
+    /// (full-width digits too) or its label as shown (case and accents
+    /// aside); multi-choice distinct known options, by the same means,
+    /// separated by commas (also "，" and "、") or spaces;
     /// a checklist a mark for every item; message and action an
     /// acknowledgement.
     public func validate(_ input: AnswerInput) -> Result<AnswerValue, InvalidAnswer> {
@@ -69,7 +76,7 @@ public struct PromptShape: Sendable, Equatable {
         case (.intensity, .number(let d)):
             return PromptShape.intensity(d)
         case (.intensity, .text(let s)):
-            guard let d = Double(s.trimmingCharacters(in: .whitespaces)) else { return PromptShape.intensity(.nan) }
+            guard let d = Double(PromptShape.halfWidth(s)) else { return PromptShape.intensity(.nan) }
             return PromptShape.intensity(d)
         case (.intensity, _):
             return PromptShape.intensity(.nan)
@@ -96,7 +103,15 @@ public struct PromptShape: Sendable, Equatable {
         case (.multiChoice, .choose(let id)):
             return choices([id])
         case (.multiChoice, .text(let s)):
-            return choices(s.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init))
+            // One label with spaces ("A walk") is one option.
+            if let one = resolve(s) { return choices([one]) }
+            // Commas separate; within a part, a label with spaces is one
+            // option, else spaces separate too ("1 3", "tense numb").
+            var parts: [String] = []
+            for part in PromptShape.halfWidth(s).split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                if resolve(part) != nil { parts.append(part) } else { parts += part.split(separator: " ").map(String.init) }
+            }
+            return choices(parts)
         case (.multiChoice, _):
             return .failure(unknownOption)
         case (.checklist, .checklist(let raw)):
@@ -144,12 +159,34 @@ public struct PromptShape: Sendable, Equatable {
         InvalidAnswer("choice_unknown", "Please choose one of: \(optionIDs.joined(separator: ", ")).")
     }
 
-    /// An option id, or its 1-based number typed as text.
+    /// An option id, its 1-based number typed as text, or its label.
     private func resolve(_ raw: String) -> String? {
         let s = raw.trimmingCharacters(in: .whitespaces)
         if optionIDs.contains(s) { return s }
-        if let n = Int(s), n >= 1, n <= optionIDs.count { return optionIDs[n - 1] }
+        if let n = Int(PromptShape.halfWidth(s)), n >= 1, n <= optionIDs.count { return optionIDs[n - 1] }
+        let key = TextNormalizer.string(s)
+        guard !key.isEmpty else { return nil }
+        for (i, label) in optionLabels.enumerated() where i < optionIDs.count && TextNormalizer.string(label) == key {
+            return optionIDs[i]
+        }
         return nil
+    }
+
+    /// Digits and separators as typed on any keyboard, as ASCII: full-width
+    /// forms (７, ，, ．, －) and the ideographic comma 、; trimmed.
+    static func halfWidth(_ s: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0xFF10...0xFF19: out.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30) ?? scalar)
+            case 0xFF0C, 0x3001: out.append(",")
+            case 0xFF0E: out.append(".")
+            case 0xFF0D: out.append("-")
+            case 0x3000: out.append(" ")
+            default: out.append(scalar)
+            }
+        }
+        return String(out).trimmingCharacters(in: .whitespaces)
     }
 
     private func choices(_ raw: [String]) -> Result<AnswerValue, InvalidAnswer> {

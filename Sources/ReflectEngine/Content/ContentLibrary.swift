@@ -22,6 +22,37 @@ public struct ContentLibrary: Sendable {
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(5)) }.sorted()
     }
 
+    /// `tag` as the locale files spell it: `de_DE`, `DE-de`, `pt_BR`,
+    /// `de_DE.UTF-8` are `de-DE`, `pt-BR`, `de-DE`; a language alone whose
+    /// only file is regional (`pt` with only `pt-BR`) is that file. A tag
+    /// whose language has no file at all (`xx`, `jp`) is refused with the
+    /// available tags, never run in English silently.
+    /// - Throws: ``EngineError/unknownLocale(_:available:)``,
+    ///   ``EngineError/noContent(looked:)`` when there is no `locales/`.
+    public func resolveLocale(_ typed: String) throws(EngineError) -> String {
+        let available = availableLocales()
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: localesDirectory.path, isDirectory: &isDir), isDir.boolValue else {
+            throw .noContent(looked: root.url.path)
+        }
+        var base = typed.trimmingCharacters(in: .whitespaces)
+        if let dot = base.firstIndex(where: { $0 == "." || $0 == "@" }) { base = String(base[..<dot]) }
+        let parts = base.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
+        guard let language = parts.first?.lowercased(), !language.isEmpty else {
+            throw .unknownLocale(typed, available: available)
+        }
+        let canonical = ([language] + parts.dropFirst().map { $0.count == 2 ? $0.uppercased() : $0.capitalized }).joined(separator: "-")
+        if let exact = available.first(where: { $0.lowercased() == canonical.lowercased() }) { return exact }
+        if available.contains(language) { return canonical }
+        let regional = available.filter { $0.lowercased().hasPrefix(language + "-") }
+        if parts.count == 1, regional.count == 1, let only = regional.first { return only }
+        guard !regional.isEmpty else { throw .unknownLocale(typed, available: available) }
+        return regional.first { $0.lowercased() == canonical.lowercased() } ?? {
+            // A region with no file of its own, in a language that has only regional files.
+            regional[0]
+        }()
+    }
+
     /// The locale file for `tag` as written, or nil when there is none.
     /// Malformed files throw with file and line.
     public func document(_ tag: String) throws(EngineError) -> LocaleDocument? {

@@ -66,7 +66,23 @@ public struct FlowCatalog: Sendable {
             return try FlowSource.read(root.url.appendingPathComponent(hit.name), displayName: hit.name)
         }
         if let hit = computed(in: scans, where: { $0.id == spec }) { return hit }
-        throw .flowNotFound(spec, searched: root.displayName(for: root.flowsDirectory) + "/")
+        throw .flowNotFound(spec, searched: root.displayName(for: root.flowsDirectory) + "/", hint: FlowCatalog.hint(for: spec, in: scans))
+    }
+
+    /// What was probably meant by an id that names no flow: a family
+    /// (`reflection`) needs `--mood`; a typo gets the nearest id.
+    static func hint(for spec: String, in scans: [(name: String, scan: Scan)]) -> String? {
+        let summaries = scans.compactMap { $0.scan.summary }
+        let family = summaries.filter { $0.id.hasPrefix(spec + ".") }
+        if !family.isEmpty {
+            let moods = Set(family.flatMap(\.moods)).map(\.rawValue).sorted()
+            if !moods.isEmpty {
+                return "'\(spec)' is a family of flows chosen by mood: add --mood (\(moods.joined(separator: ", ")))"
+            }
+            return "did you mean " + family.map { "'\($0.id)'" }.sorted().joined(separator: " or ") + "?"
+        }
+        let ids = summaries.map(\.id)
+        return Suggestion.nearest(to: spec, among: ids).map { "did you mean '\($0)'?" }
     }
 
     /// Throws when more than one file declares `id` literally.

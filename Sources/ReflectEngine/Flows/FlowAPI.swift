@@ -456,6 +456,10 @@ public struct FlowAPI {
         guard let raw = t["id"].stringValue, let step = StepID(raw) else {
             throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
+        let listField = kind == .checklist ? "items" : "options"
+        let choices: [PromptKind] = [.singleChoice, .multiChoice, .checklist]
+        try FlowAPILimits.knownFields(t, ["id", "text", "args", "fallback", "hint", "required", "progress", "probe"]
+                                         + (choices.contains(kind) ? [listField] : []), "\(function) '\(step)'")
         guard let text = t["text"].stringValue, !text.isEmpty else {
             throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
         }
@@ -486,8 +490,7 @@ public struct FlowAPI {
             max: SessionLimits.maxPromptTextBytes, "\(function) '\(step)': the text as shown")
 
         var options: [PromptOption] = []
-        let listField = kind == .checklist ? "items" : "options"
-        if [.singleChoice, .multiChoice, .checklist].contains(kind) {
+        if choices.contains(kind) {
             guard let list = t[listField].tableValue?.sequence, !list.isEmpty else {
                 throw LuaHostError("\(function) '\(step)': '\(listField)' must be a list of { id = ..., text = ... }")
             }
@@ -609,7 +612,9 @@ public struct FlowAPI {
         if let s = language.localizer.string(textOrKey) { return s }
         if looksLikeKey(textOrKey) {
             let where_ = language.localizer.chain.map { "locales/\($0.tag).yaml" }.joined(separator: ", ")
-            throw LuaHostError("\(field): unknown locale key '\(textOrKey)' (not in \(where_.isEmpty ? "any locale file" : where_))")
+            let keys = Array(Set(language.localizer.chain.flatMap { $0.strings.keys }))
+            let guess = Suggestion.nearest(to: textOrKey, among: keys).map { "; did you mean '\($0)'?" } ?? ""
+            throw LuaHostError("\(field): unknown locale key '\(textOrKey)' (not in \(where_.isEmpty ? "any locale file" : where_))\(guess)")
         }
         return textOrKey
     }

@@ -25,6 +25,17 @@ public enum FlowAPILimits {
     /// `print` lines kept per step (then one notice; the rest are dropped).
     public static let maxPrintLinesPerStep = 1_000
 
+    /// Refuses a named field that is not one of `known` (a misspelling such
+    /// as `requried` or `titel` would otherwise be ignored silently), with
+    /// the nearest known field.
+    static func knownFields(_ t: LuaTable, _ known: [String], _ what: @autoclosure () -> String) throws(LuaHostError) {
+        let names = t.fields.keys.compactMap { if case .string(let n) = $0 { n } else { nil } }.sorted()
+        for name in names where !known.contains(name) {
+            let guess = Suggestion.nearest(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
+            throw LuaHostError("\(what()): unknown field '\(name.prefix(60))'\(guess); the fields are \(known.joined(separator: ", "))")
+        }
+    }
+
     /// A flow-supplied text, or a clear error naming the limit.
     static func text(_ s: String, max: Int, _ what: @autoclosure () -> String) throws(LuaHostError) -> String {
         let n = s.utf8.count

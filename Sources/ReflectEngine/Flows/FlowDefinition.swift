@@ -17,11 +17,15 @@ public struct FlowDefinition: Sendable, Equatable {
     public var file: String
     let run: LuaFunction
 
+    /// The fields of `flow { ... }`; any other is a misspelling and an error.
+    static let fields = ["id", "version", "title", "moods", "total", "run"]
+
     /// Checks a `flow { ... }` table; the message names the field at fault.
     static func validate(_ t: LuaTable) throws(LuaHostError) -> (id: String, version: Int, title: String?, moods: [Mood], total: Int?, run: LuaFunction) {
         guard let id = t["id"].stringValue, isValidID(id) else {
             throw LuaHostError("flow: 'id' must be a dotted lowercase name such as \"reflection.negative\"")
         }
+        try FlowAPILimits.knownFields(t, FlowDefinition.fields, "flow '\(id)'")
         guard let version = t["version"].integerValue, version >= 1, version <= Int64(Int32.max) else {
             throw LuaHostError("flow '\(id)': 'version' must be a positive integer")
         }

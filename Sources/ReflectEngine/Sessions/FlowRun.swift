@@ -187,6 +187,10 @@ final class FlowRun: FlowAPI.Host {
             throw LuaHostError("'\(spec.step)' would be question \(asked.count + 1) of this session "
                                + "(a session holds at most \(SessionLimits.maxAnswers) answers)")
         }
+        // Raised at the call, so the error names the line that asks it again.
+        guard !asked.contains(spec.step) else {
+            throw LuaHostError("flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
+        }
         let token = Int64.random(in: Int64.min...Int64.max)
         pending = (token, .prompt(spec))
         return token
