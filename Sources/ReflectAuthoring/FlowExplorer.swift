@@ -135,10 +135,10 @@ public struct FlowExplorer: Sendable {
                     // An answer the flow put into a prompt's text itself
                     // (`..`, string.format) instead of through `args`.
                     if let next = session.current, let written = sink.source(of: next.step),
-                       let quoted = FlowExplorer.quotedOutsideArgs(written, answers: session.save.answers) {
+                       FlowExplorer.quotedOutsideArgs(written, answers: session.save.answers) != nil {
                         add(Diagnostic(.quotedOutsideArgs, file: source.name,
                                        line: FlowExplorer.line(of: "\"\(next.step)\"", in: source.text),
-                                       message: "step '\(next.step)' puts an earlier answer (\"\(quoted)\") into its text itself, not through `args`"))
+                                       message: "step '\(next.step)' puts an earlier answer into its text itself, not through `args`"))
                     }
                 }
                 if session.isFinished, let total = session.definition.total {

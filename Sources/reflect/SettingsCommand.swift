@@ -85,7 +85,7 @@ struct SettingsCommand: ParsableCommand {
                     do { try settings.setting(key, to: pairs[2 * i + 1]) } catch { throw failSettings(error) }
                 }
                 if keys.contains(.personality) {
-                    let library = contentOptions.library
+                    let library = try contentOptions.open()
                     guard library.availablePersonalities().contains(settings.personality) else {
                         throw failSettings(.invalidValue(key: .personality, value: settings.personality,
                                                          reason: "is not a pack in \(library.root.url.path)/personalities "

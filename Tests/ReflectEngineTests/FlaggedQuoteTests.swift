@@ -71,12 +71,12 @@ struct FlaggedQuoteTests {
     func checkFlags() throws {
         let english = try english()
         let report = FlowExplorer(runs: 20).explore(FlaggedQuoteTests.quoting, language: english)
-        let r013 = report.diagnostics.filter { $0.code == "R013" }
+        let r013 = report.diagnostics.filter { $0.code == .quotedOutsideArgs }
         #expect(Set(r013.compactMap { $0.message.split(separator: "'").dropFirst().first.map(String.init) }) == ["concat", "format", "quote", "stext"],
                 "\(r013.map(\.message))")
         #expect(r013.allSatisfy { $0.severity == .warning })
 
         let checkIn = try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog.source(for: "demo.check-in", mood: nil)
-        #expect(!FlowExplorer(runs: 20).explore(checkIn, language: english).diagnostics.contains { $0.code == "R013" })
+        #expect(!FlowExplorer(runs: 20).explore(checkIn, language: english).diagnostics.contains { $0.code == .quotedOutsideArgs })
     }
 }

@@ -93,8 +93,9 @@ struct LocalizationTests {
         let status = try #require(try LocaleTools(library: library).status("pt-BR").first)
         #expect(status.broken.map(\.key) == ["reflection.negative.q2"])
         #expect(status.stale == ["reflection.negative.q1"])
-        // A locale with no file at all (no "it" locale) is English, never raw keys.
-        #expect(try library.language(for: "it").localizer.string("intensity.pre") == "Before we start: how strong is this feeling right now?")
+        // A locale with no file at all (no "it" locale) is refused with the
+        // available ones, never shown in English silently (issue 18, item 9).
+        #expect(throws: EngineError.unknownLocale("it", available: library.availableLocales())) { try library.language(for: "it") }
     }
 
     @Test("editing one English question makes exactly that key stale in all six locales; confirming clears it in one only")
