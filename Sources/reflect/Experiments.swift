@@ -54,7 +54,7 @@ struct ExperimentsList: ParsableCommand {
     func run() throws {
         let counts = (try? storeOptions.open(.readOnly).experimentExposureCounts()) ?? [:]
         var rows: [Row] = []
-        for file in contentOptions.library.experimentFiles() {
+        for file in try contentOptions.open().experimentFiles() {
             switch file.result {
             case .success(let f):
                 let e = f.experiment
@@ -100,7 +100,7 @@ struct ExperimentsReport: ParsableCommand {
 
     func run() throws {
         do {
-            let experiment = try Experiments.experiment(key, in: contentOptions.library)
+            let experiment = try Experiments.experiment(key, in: contentOptions.open())
             let store = try storeOptions.open(.readOnly)
             let aggregates: ExperimentAggregates
             do { aggregates = try store.experimentAggregates(key) } catch { throw failStore(error) }
@@ -160,7 +160,7 @@ struct ExperimentsSimulate: ParsableCommand {
 
     func run() throws {
         do {
-            let experiment = try Experiments.experiment(key, in: contentOptions.library)
+            let experiment = try Experiments.experiment(key, in: contentOptions.open())
             let splitShares = split.flatMap(shares)
             if let splitShares, splitShares.count != experiment.variations.count {
                 throw ValidationError("--split has \(splitShares.count) shares; '\(key)' has \(experiment.variations.count) variations")
