@@ -113,6 +113,7 @@ public struct ContentLibrary: Sendable {
     /// are read again with every check, so the error names file and line.
     public func language(for tag: String, personality id: String? = nil,
                          variants assignments: [VariantAssignment] = []) throws(EngineError) -> Language {
+        let tag = try resolveLocale(tag)
         do {
             return try language(for: tag, personality: id, variants: assignments, runtime: true)
         } catch {
