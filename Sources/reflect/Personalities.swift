@@ -27,7 +27,7 @@ struct Personalities: ParsableCommand {
     }
 
     func run() throws {
-        let library = contentOptions.library
+        let library = try contentOptions.open()
         var entries: [Entry] = []
         for id in library.availablePersonalities() {
             do {

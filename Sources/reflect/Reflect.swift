@@ -24,7 +24,7 @@ struct ContentOptions: ParsableArguments {
     /// The content directory: `--content`, else `$REFLECT_CONTENT`, else the
     /// nearest one holding `flows/`.
     /// - Throws: ``EngineError/noContent(looked:)`` when there is none, or
-    ///   `--content` names a directory without `flows/` or `locales/`.
+    ///   `--content` names a directory with neither `flows/` nor `locales/`.
     var library: ContentLibrary {
         get throws(EngineError) {
             if let content {
@@ -46,7 +46,7 @@ struct ContentOptions: ParsableArguments {
     }
 
     private static func isContent(_ root: ContentRoot) -> Bool {
-        ["flows", "locales"].allSatisfy { name in
+        ["flows", "locales"].contains { name in
             var isDir: ObjCBool = false
             return FileManager.default.fileExists(atPath: root.url.appendingPathComponent(name).path, isDirectory: &isDir) && isDir.boolValue
         }

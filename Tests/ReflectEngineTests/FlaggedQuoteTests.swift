@@ -7,7 +7,7 @@ import ReflectCore
 /// Issue 18, item 2: no flow may quote an answer the safety gate flagged,
 /// however it builds its text — by construction (the flow never receives
 /// the flagged text), not per flow; and `reflect check` flags a flow that
-/// puts answers into its texts outside `args` (R013).
+/// puts answers into its texts outside `args` (R014).
 @Suite("a flagged answer is never quoted back")
 struct FlaggedQuoteTests {
     static let crisis = "I want to kill myself"
@@ -67,7 +67,7 @@ struct FlaggedQuoteTests {
         #expect(resumed.current?.text == "You said \"\". Say more?")
     }
 
-    @Test("reflect check warns (R013) when a flow puts an answer into a text itself, and not when it uses args")
+    @Test("reflect check warns (R014) when a flow puts an answer into a text itself, and not when it uses args")
     func checkFlags() throws {
         let english = try english()
         let report = FlowExplorer(runs: 20).explore(FlaggedQuoteTests.quoting, language: english)

@@ -52,7 +52,7 @@ public struct FlowAPI {
         case unfilledPlaceholder(step: StepID, key: String)
         /// The `text` a prompt was given, as the flow wrote it (before its
         /// `args` are put in): `reflect check` finds answers put into a
-        /// text by the flow itself (R013).
+        /// text by the flow itself (R014).
         case promptSource(step: StepID, text: String)
     }
 
