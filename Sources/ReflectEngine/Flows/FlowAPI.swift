@@ -459,7 +459,8 @@ public struct FlowAPI {
         let listField = kind == .checklist ? "items" : "options"
         let choices: [PromptKind] = [.singleChoice, .multiChoice, .checklist]
         try FlowAPILimits.knownFields(t, ["id", "text", "args", "fallback", "hint", "required", "progress", "probe"]
-                                         + (choices.contains(kind) ? [listField] : []) + (kind == .action ? ["button"] : []),
+                                         + (choices.contains(kind) ? [listField] : []) + (kind == .action ? ["button"] : [])
+                                         + (kind == .text ? ["max_chars"] : []) + (kind == .number ? ["min", "max", "step", "min_label", "max_label"] : []),
                                      "\(function) '\(step)'")
         guard let text = t["text"].stringValue, !text.isEmpty else {
             throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
