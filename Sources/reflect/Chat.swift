@@ -49,7 +49,7 @@ struct Chat: ParsableCommand {
     func run() throws {
         let stamps = try Timestamps(now: now)
         let store = try storeOptions.open()
-        let library = contentOptions.library
+        let library = try contentOptions.open()
         do {
             let settings = try store.settings(user: storeOptions.user)
             let language = try library.language(for: locale, personality: settings.personality == "default" ? nil : settings.personality)
