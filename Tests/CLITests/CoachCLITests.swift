@@ -22,12 +22,7 @@ struct CoachCLITests {
                                  #"{"checklist": {"sticky_notes": "skip", "produce": "done", "water": "done", "breakfast": "partly"}}"#,
                                  #""Lay out my walking shoes""#, #"{"done": true}"#]
 
-    /// Until `{"checklist": …}` answers reach `--answers` (issue 18 item 1,
-    /// another helper's; it lands separately), the tests that answer the
-    /// evening's checklist through the CLI wait for it.
-    static let checklistRoute = Testing.ConditionTrait.disabled("needs {\"checklist\": …} answers through --answers (issue 18 item 1)")
-
-    @Test("a JSONL morning at 07:30 and evening at 21:00 for a new person: the spec's prompts in order, the plan quoted, the checklist from the Prep Library", checklistRoute)
+    @Test("a JSONL morning at 07:30 and evening at 21:00 for a new person: the spec's prompts in order, the plan quoted, the checklist from the Prep Library")
     func morningAndEvening() throws {
         let morning = try reflect(["run", "coach.morning", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T07:30:00+01:00"],
                                   stdin: Self.morningAnswers.joined(separator: "\n") + "\n")
@@ -102,7 +97,7 @@ struct CoachCLITests {
         #expect(tomorrow.contains("[water, core]"))
     }
 
-    @Test("SIGKILL in the middle of an evening, then resume: no prep mark, new item or answer lost or duplicated", checklistRoute)
+    @Test("SIGKILL in the middle of an evening, then resume: no prep mark, new item or answer lost or duplicated")
     func killEveningAndResume() throws {
         let live = try LiveProcess(["run", "coach.evening", "--db", db, "--answers", "-", "--format", "jsonl",
                                     "--now", "2026-11-24T21:00:00+01:00"], in: repositoryRoot)
