@@ -133,8 +133,11 @@ public struct FlowExplorer: Sendable {
                     }
                     _ = try session.submit(input)
                     // An answer the flow put into a prompt's text itself
-                    // (`..`, string.format) instead of through `args`.
+                    // (`..`, string.format) instead of through `args`. A
+                    // text the host generated (`s:generate`) is not the
+                    // flow's doing: it is screened as generated text.
                     if let next = session.current, let written = sink.source(of: next.step),
+                       !session.save.generated.contains(where: { $0.text == written }),
                        FlowExplorer.quotedOutsideArgs(written, answers: session.save.answers) != nil {
                         add(Diagnostic(.quotedOutsideArgs, file: source.name,
                                        line: FlowExplorer.line(of: "\"\(next.step)\"", in: source.text),

@@ -79,4 +79,15 @@ struct FlaggedQuoteTests {
         let checkIn = try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog.source(for: "demo.check-in", mood: nil)
         #expect(!FlowExplorer(runs: 20).explore(checkIn, language: english).diagnostics.contains { $0.code == .quotedOutsideArgs })
     }
+
+    @Test("a generated final question that quotes the person is not R014: the shipped reflection flows check clean of it")
+    func generatedTextIsNotTheFlowsQuote() throws {
+        let english = try english()
+        let catalog = try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog
+        for mood in [Mood.bad, .average, .good] {
+            let source = try catalog.source(for: "reflection", mood: mood)
+            let diagnostics = FlowExplorer(runs: 20).explore(source, language: english).diagnostics
+            #expect(!diagnostics.contains { $0.code == .quotedOutsideArgs }, "\(source.name): \(diagnostics.map(\.headline))")
+        }
+    }
 }
