@@ -10,6 +10,16 @@ import ReflectTranslation
 /// flow under `flows/`; compiles each flow, then explores it
 /// (``FlowExplorer``) in English; reports the locale keys the exploration
 /// used that a translation lacks, per locale.
+///
+/// One problem is reported once, under one code, with the severity it has
+/// in `reflect locales check`: a key a flow uses that a locale lacks or has
+/// stale is R006 at the flow's line (and not also L005/L006 at the locale
+/// file); a broken translation (empty, placeholders differ) is L002/L004,
+/// an error, at the locale file's line, and not also R006.
+///
+/// Limited to one flow (``run(only:)``), it reports that flow's file and
+/// the locale findings about the keys that flow uses (and any malformed
+/// locale file), and leaves out the rest of the content.
 public struct ContentChecker: Sendable {
     public let library: ContentLibrary
     public let explorer: FlowExplorer
@@ -24,38 +34,50 @@ public struct ContentChecker: Sendable {
         self.totalSeconds = totalSeconds
     }
 
-    public func run() -> [Diagnostic] {
+    /// Checks the whole content directory, or only the flow `only` (a
+    /// flow as ``FlowCatalog/source(for:)`` resolves it: an id or a path).
+    public func run(only: FlowSource? = nil) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        out += LocaleTools(library: library).check()
-        out += PersonalityCheck(library: library).run()
-        out += ExperimentChecker(library: library).run()
-        // Prompt templates (docs/generation.md): the fixed placeholder list.
-        do { _ = try PromptLibrary.load(library.root) } catch {
-            out.append(Diagnostic(.prompt, file: error.file ?? "prompts", line: error.line, message: error.message))
+        let localeFindings = LocaleTools(library: library).check()
+        if only == nil {
+            out += PersonalityCheck(library: library).run()
+            out += ExperimentChecker(library: library).run()
+            // Prompt templates (docs/generation.md): the fixed placeholder list.
+            do { _ = try PromptLibrary.load(library.root) } catch {
+                out.append(Diagnostic(.prompt, file: error.file ?? "prompts", line: error.line, message: error.message))
+            }
         }
         let english: Language?
         do { english = try library.language(for: "en") } catch {
-            out.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line, message: error.message))
+            // Reported once: the locale check names a malformed en.yaml already.
+            if !localeFindings.contains(where: { $0.code == .localeMalformed && $0.locale == "en" }) { out.append(Diagnostic(.localeMalformed, file: error.file ?? "locales/en.yaml", line: error.line, message: error.message)) }
             english = nil
         }
-        out += CelebrationRulesCheck(root: library.root).run()
+        if only == nil { out += CelebrationRulesCheck(root: library.root).run() }
         var ids: [String: String] = [:]
         var usedKeys = Set<String>()
+        /// (locale, key) pairs reported as R006 at a flow's line.
+        var reportedAtFlow = Set<String>()
         let deadline = Date().addingTimeInterval(totalSeconds)
-        for file in library.root.flowFiles() {
+        let files: [(name: String, read: () throws(EngineError) -> FlowSource)] = only.map { source in
+            [(source.name, { () throws(EngineError) in source })]
+        } ?? library.root.flowFiles().map { file in
+            (file.name, { () throws(EngineError) in try FlowSource.read(file.url, displayName: file.name) })
+        }
+        for file in files {
             guard Date() < deadline else {
                 out.append(Diagnostic(.explorationBudget, file: file.name,
                                       message: "not checked: the check's overall budget (\(Int(totalSeconds)) s) ran out before this file"))
                 continue
             }
             let source: FlowSource
-            do { source = try FlowSource.read(file.url, displayName: file.name) } catch {
+            do { source = try file.read() } catch {
                 out.append(FlowExplorer.diagnostic(error, file: file.name))
                 continue
             }
             let definition: FlowDefinition
             do { definition = try FlowSession.definitionOnly(source) } catch {
-                var d = FlowExplorer.diagnostic(error, file: file.name)
+                var d = FlowExplorer.diagnostic(error, file: file.name, source: source.text)
                 if d.code == .syntax, let line = d.line {
                     d.column = ContentChecker.column(of: d.message, line: line, in: source.text)
                 }
@@ -89,15 +111,14 @@ public struct ContentChecker: Sendable {
                 for tag in library.availableLocales() where tag != "en" {
                     guard let doc = try? library.document(tag) else { continue }
                     for key in report.keys.sorted() where en.entries[key] != nil {
-                        let state = TranslationState.of(key: key, entry: doc.entries[key], english: en)
-                        guard state != .translated else { continue }
+                        // A broken entry is the locale file's error (L002/L004), reported there.
                         let why: String
-                        switch state {
+                        switch TranslationState.of(key: key, entry: doc.entries[key], english: en) {
                         case .missing: why = "missing"
                         case .stale: why = "stale"
-                        case .broken(let reason): why = reason
-                        default: why = "unusable"
+                        default: continue
                         }
+                        reportedAtFlow.insert("\(tag)|\(key)")
                         out.append(Diagnostic(.untranslatedKey, file: file.name,
                                               line: keyLine(key),
                                               message: "uses '\(key)', which is not translated in \(tag) (\(why))"))
@@ -105,7 +126,14 @@ public struct ContentChecker: Sendable {
                 }
             }
         }
-        return out
+        // The locale findings: not those already reported at a flow's line;
+        // limited to one flow, only those about its keys and malformed files.
+        let locales = localeFindings.filter { d in
+            guard let key = d.key else { return only == nil || d.code == .localeMalformed }
+            if reportedAtFlow.contains("\(d.locale ?? "")|\(key)") { return false }
+            return only == nil || usedKeys.contains(key)
+        }
+        return locales + out
     }
 
     /// A column for a Lua syntax error: where the token it names ("near

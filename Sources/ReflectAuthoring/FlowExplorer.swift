@@ -28,6 +28,10 @@ public struct FlowExplorer: Sendable {
         public var diagnostics: [Diagnostic] = []
         /// Whether the budget ran out before every run was explored.
         public var exhausted = false
+        /// Whether a run stopped on an error (reported as such): the steps
+        /// after it are then not reported as unreachable (R009), that being
+        /// the same problem again.
+        public var stoppedByError = false
     }
 
     /// What one exploration may spend.
@@ -112,7 +116,8 @@ public struct FlowExplorer: Sendable {
             options.cancellation = cancellation
             let session: FlowSession
             do { session = try FlowSession.open(source, language: language, options: options) } catch {
-                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name)) }
+                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name, source: source.text)) }
+                report.stoppedByError = true
                 break
             }
             var counted: [StepID: Bool] = [:]
@@ -152,7 +157,8 @@ public struct FlowExplorer: Sendable {
                     }
                 }
             } catch {
-                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name)) }
+                if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name, source: source.text)) }
+                report.stoppedByError = true
             }
         }
         report.keys = sink.keys
@@ -160,7 +166,7 @@ public struct FlowExplorer: Sendable {
             add(Diagnostic(.unfilledPlaceholder, file: source.name, line: FlowExplorer.line(of: "\"\(step)\"", in: source.text),
                            message: "step '\(step)' shows '\(key)', whose %@ gets no answer"))
         }
-        for (step, line) in FlowExplorer.declaredSteps(in: source.text) where !report.exhausted && !report.reached.contains(step) {
+        for (step, line) in FlowExplorer.declaredSteps(in: source.text) where !report.exhausted && !report.stoppedByError && !report.reached.contains(step) {
             add(Diagnostic(.unreachableStep, file: source.name, line: line,
                            message: "step '\(step)' was never reached in \(report.runs) explored runs"))
         }
@@ -198,7 +204,37 @@ public struct FlowExplorer: Sendable {
         }
     }
 
-    static func diagnostic(_ error: EngineError, file: String) -> Diagnostic {
+    /// The diagnostic for an error loading or running a flow. Given the
+    /// flow's text, an unknown field is placed on the line that writes it
+    /// (the error itself names the line of the call, `flow {` or `s:ask {`).
+    static func diagnostic(_ error: EngineError, file: String, source: String? = nil) -> Diagnostic {
+        var d = plainDiagnostic(error, file: file)
+        if let source, let line = d.line, d.code == .invalidStep || d.code == .notAFlow,
+           let r = d.message.range(of: ": unknown field '"), let end = d.message[r.upperBound...].firstIndex(of: "'") {
+            let field = String(d.message[r.upperBound..<end])
+            d.line = FlowExplorer.line(ofField: field, in: source, from: line) ?? line
+        }
+        return d
+    }
+
+    /// The first line at or after `from` where `field` is written as a
+    /// table field (`field =`).
+    static func line(ofField field: String, in source: String, from: Int) -> Int? {
+        for (offset, text) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated().dropFirst(from - 1) {
+            var rest = Substring(text)
+            while let r = rest.range(of: field) {
+                let before = rest[..<r.lowerBound].last
+                let after = rest[r.upperBound...].drop(while: { $0 == " " || $0 == "\t" })
+                if before.map({ !$0.isLetter && !$0.isNumber && $0 != "_" }) ?? true, after.first == "=", after.dropFirst().first != "=" {
+                    return offset + 1
+                }
+                rest = rest[r.upperBound...]
+            }
+        }
+        return nil
+    }
+
+    private static func plainDiagnostic(_ error: EngineError, file: String) -> Diagnostic {
         switch error {
         case .lua(let e):
             switch e.kind {

@@ -6,7 +6,15 @@ import ReflectAuthoring
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check every flow, locale and personality; explore each flow with generated answers.",
-        discussion: "Prints file:line:col: severity CODE: message, and a fix. Codes: docs/diagnostics/. Exits 1 on errors; warnings do not fail.")
+        discussion: """
+            Prints file:line:col: severity CODE: message, and a fix. Codes: docs/diagnostics/. Exits 1 on errors; warnings do not fail.
+
+            Name a flow to check only it: `reflect check journal.gratitude` or `reflect check flows/journal/gratitude.lua` \
+            reports that file and the locale findings about the keys it uses, nothing else.
+            """)
+
+    @Argument(help: "Only this flow: its id (journal.gratitude) or its file (flows/journal/gratitude.lua).")
+    var flow: String?
 
     @OptionGroup var contentOptions: ContentOptions
 
@@ -17,7 +25,12 @@ struct Check: ParsableCommand {
     var runs: Int = 60
 
     func run() throws {
-        let diagnostics = ContentChecker(library: try contentOptions.open(), explorer: FlowExplorer(runs: max(runs, 1))).run()
+        let library = try contentOptions.open()
+        var only: FlowSource?
+        if let flow {
+            do { only = try FlowCatalog(root: library.root).source(for: flow) } catch { throw fail(error) }
+        }
+        let diagnostics = ContentChecker(library: library, explorer: FlowExplorer(runs: max(runs, 1))).run(only: only)
         let errors = diagnostics.filter { $0.severity == .error }.count
         if format == .json {
             let e = JSONEncoder()

@@ -223,4 +223,70 @@ struct NewUserTests {
         let env = try CLIRunner.run(["check"], in: empty, environment: ["REFLECT_CONTENT": empty.path])
         #expect(env.status == 1 && env.stderr.contains("REFLECT_CONTENT="), "\(env.stderr)")
     }
+
+    // MARK: item 11
+
+    @Test("item 11: reflect check FLOW checks that flow alone; one problem is reported once, with the severity locales check gives it")
+    func checkOneFlowOnce() throws {
+        let content = try ContentFixture([
+            "flows/t/typo.lua": """
+                return flow {
+                  id = "t.typo",
+                  version = 1,
+                  run = function(s)
+                    s:ask { id = "one", text = "demo.checkin.title" }
+                    s:ask { id = "two", text = "no.such.key" }
+                    s:ask { id = "three", text = "What next?" }
+                  end,
+                }
+                """,
+            "flows/t/field.lua": """
+                return flow {
+                  id = "t.field",
+                  version = 1,
+                  titel = "demo.checkin.title",
+                  run = function(s) s:ask { id = "one", text = "Fine?" } end,
+                }
+                """,
+            "locales/de.yaml": "locale: de\nname: Deutsch\nmatching: substring\nstrings:\n  intensity.pre: \"Wie stark?\"\n",
+            "locales/fr.yaml": "locale: fr\nname: Français\nmatching: substring\nstrings:\n  demo.checkin.title: \"Check-in %@\"\n",
+        ])
+        defer { content.remove() }
+        let dir = ["--content", content.root.path]
+        func lines(_ text: String) -> [String] { text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("    fix:") } }
+
+        let one = try CLIRunner.run(["check", "t.typo"] + dir)
+        #expect(one.status == 1, "\(one.stderr)")
+        let found = lines(one.stdout)
+        #expect(found.contains("flows/t/typo.lua:6: error R005: ask 'two' text: unknown locale key 'no.such.key' (not in locales/en.yaml)"), "\(found)")
+        // The other flow's error is not this check's business.
+        #expect(!one.stdout.contains("field.lua"), "\(one.stdout)")
+        // Steps after the error are that error again, not also "never reached".
+        #expect(!one.stdout.contains("R009"), "\(one.stdout)")
+        // The key missing in de: once, at the flow's line, not also L005 at de.yaml.
+        #expect(found.filter { $0.contains("demo.checkin.title") && $0.contains("de") && !$0.contains("fr") }
+                == ["flows/t/typo.lua:5: warning R006: uses 'demo.checkin.title', which is not translated in de (missing)"], "\(found)")
+        // The broken fr entry: an error at fr.yaml, as locales check says, not a warning at the flow.
+        #expect(found.filter { $0.contains("(fr)") || $0.contains(" in fr ") }
+                == ["locales/fr.yaml:5: error L002: 'demo.checkin.title' (fr): placeholders %1$@ differ from the English (none)"], "\(found)")
+        let locales = try CLIRunner.run(["locales", "check"] + dir)
+        #expect(lines(locales.stdout).contains("locales/fr.yaml:5: error L002: 'demo.checkin.title' (fr): placeholders %1$@ differ from the English (none)"))
+        #expect(lines(locales.stdout).contains("locales/de.yaml: warning L005: 'demo.checkin.title' (de): not translated yet (English is shown)"))
+
+        // By path, the other flow; its misspelled field is named on its own line.
+        let path = try CLIRunner.run(["check", content.root.appendingPathComponent("flows/t/field.lua").path] + dir)
+        #expect(path.status == 1)
+        #expect(lines(path.stdout).first == "flows/t/field.lua:4: error R011: flow 't.field': unknown field 'titel' (did you mean 'title'?); the fields are id, version, title, moods, total, run", "\(path.stdout)")
+        #expect(!path.stdout.contains("typo.lua"), "\(path.stdout)")
+
+        // The whole check: both flows, and no line twice.
+        let all = try CLIRunner.run(["check"] + dir)
+        let allLines = lines(all.stdout).dropLast()
+        #expect(allLines.contains { $0.hasPrefix("flows/t/field.lua:4: error R011") } && allLines.contains { $0.hasPrefix("flows/t/typo.lua:6: error R005") })
+        #expect(Set(allLines).count == allLines.count, "\(all.stdout)")
+        #expect(allLines.filter { $0.contains("'demo.checkin.title'") && $0.contains("de") && !$0.contains("fr") }.count == 1, "\(all.stdout)")
+
+        let typo = try CLIRunner.run(["check", "t.typ"] + dir)
+        #expect(typo.status == 1 && typo.stderr.contains("did you mean 't.typo'?"), "\(typo.stderr)")
+    }
 }

@@ -92,7 +92,7 @@ public enum DiagnosticCode: String, Sendable, CaseIterable {
         case .totalMismatch: "set `total` to the number of counted questions (steps with `progress = false` and messages do not count)"
         case .unreachableStep: "no explored answer reaches this step: check the condition around it, or remove the step"
         case .duplicateFlow: "give each flow its own id"
-        case .invalidStep: "step ids must be unique within one run, and every pause must be a prompt (s:ask and friends)"
+        case .invalidStep: "use only the fields the message lists (docs/flow-api.md); step ids must be unique within one run; pause only through prompts (s:ask and friends)"
         case .explorationBudget: "make the flow's steps cheaper (a loop near each prompt, or going back over many steps); results cover the runs explored"
         case .quotedOutsideArgs: "pass the answer with `args = { answer }` and a `fallback`, so \"idk\" or an empty answer reads well"
         case .localeMalformed: "fix the YAML at this line (indentation, quotes, a missing `:`)"
