@@ -9,6 +9,8 @@ struct JournalData {
     let entries: [JournalEntry]
     let moods: [MoodDay]
     let cravings: [CravingDay]
+    /// The days the person showed up (`reflect progress`'s streak days).
+    let showedUp: ShowedUpDays
     let today: CalendarDay
 
     init(store: Store, user: String, now: String?) throws {
@@ -18,6 +20,7 @@ struct JournalData {
             entries = try store.journalEntries(user: user, rules: clock.settings.dayRules)
             moods = try store.moodDays(user: user)
             cravings = try store.cravingDays(user: user)
+            showedUp = try store.showedUpDays(user: user)
             today = clock.moment.day
         } catch {
             throw failStore(error)
@@ -31,21 +34,11 @@ struct JournalData {
         return day
     }
 
-    /// Current and longest streak of days with an entry (a session or a
-    /// mood-log entry). A seam: the `progress` helper owns streaks; this
-    /// counts the same "showed up" days until its computation is on main.
+    /// Current and longest streak through `day`, from the progress
+    /// computation (``ShowedUpDays``, the days anything was logged: the same
+    /// figures `reflect progress` shows). The one seam the journal's
+    /// commands read streaks through; there is no second formula.
     func streak(through day: CalendarDay) -> StreakNumbers {
-        let days = Set(entries.map(\.day) + moods.map(\.day)).filter { $0 <= day }
-        var current = 0
-        var d = days.contains(day) ? day : day.adding(days: -1)
-        while days.contains(d) { current += 1; d = d.adding(days: -1) }
-        var longest = 0, run = 0
-        var previous: CalendarDay?
-        for d in days.sorted() {
-            run = previous.map { $0.adding(days: 1) == d } == true ? run + 1 : 1
-            longest = max(longest, run)
-            previous = d
-        }
-        return StreakNumbers(current: current, longest: longest)
+        StreakNumbers(current: showedUp.currentStreak(today: day), longest: showedUp.longestStreak(through: day))
     }
 }

@@ -174,4 +174,42 @@ struct JournalCLITests {
         #expect(colour.stdout.contains("\u{1B}[48;5;208m"), "mood 3 is orange-red")
         #expect(colour.stdout.contains("\u{1B}[48;5;118m"), "mood 9 is green")
     }
+
+    @Test("the CSV export has a theme row for each theme auto-tagging found in an answer")
+    func csvThemes() throws {
+        try checkIn(day: 18, mood: 5, sleep: "6", note: "\"I'm worried about the presentation tomorrow\"")
+        let csv = try reflect(["export", "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let themeRows = csv.stdout.components(separatedBy: "\r\n").filter { $0.hasPrefix("theme,") }
+        #expect(themeRows.count == 1, "\(csv.stdout)")
+        #expect(themeRows.first?.contains(",journal.check-in,") == true)
+        #expect(themeRows.first?.contains(",note,") == true)
+        #expect(themeRows.first?.hasSuffix(",default,,,work") == true, "\(themeRows)")
+    }
+
+    @Test("insights show the streak reflect progress shows: one computation of showed-up days")
+    func streakFromProgress() throws {
+        // Days logged outside any session (an imported progress section)
+        // count for the streak exactly as they do in reflect progress.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-streak-\(UUID().uuidString).json").path
+        let days = (12...16).map { "{\"user\":\"default\",\"day\":\"2026-11-\($0)\"}" }.joined(separator: ",")
+        try Data("""
+            {"format":"reflect.export","version":1,"exported_at":"2026-11-17T12:00:00+01:00","sessions":[],"mood_entries":[],
+             "progress":{"showed_up_days":[\(days)],"step_days":[],"achievements":[],"achievement_resets":[],"celebrations":[]}}
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        let imported = try reflect(["import", file])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        try checkIn(day: 17, mood: 6, sleep: "7", note: "\"A quiet day\"")
+        let now = "2026-11-17T22:00:00+01:00"
+        let progress = try reflect(["progress", "--format", "json", "--now", now])
+        let p = try #require(try JSONSerialization.jsonObject(with: Data(progress.stdout.utf8)) as? [String: Any])
+        let ps = try #require(p["streak"] as? [String: Any])
+        let insights = try reflect(["insights", "--format", "json", "--now", now])
+        let i = try #require(try JSONSerialization.jsonObject(with: Data(insights.stdout.utf8)) as? [String: Any])
+        let streak = try #require(i["streak"] as? [String: Any])
+        #expect(streak["current"] as? Int == 6)
+        #expect(streak["longest"] as? Int == 6)
+        #expect(streak["current"] as? Int == ps["current"] as? Int)
+        #expect(streak["longest"] as? Int == ps["longest"] as? Int)
+    }
 }

@@ -72,6 +72,21 @@ struct InsightsTests {
         #expect(short.themes.isEmpty)
     }
 
+    @Test("themes chosen in a deep session or a moment count for tag × mood like auto-tagged ones")
+    func chosenThemes() {
+        var entries: [JournalEntry] = []
+        for i in 0..<10 {
+            let d = monday.adding(days: i)
+            entries.append(checkIn(d, mood: i < 5 ? 3 : 6))
+            if i < 5 {
+                entries.append(JournalEntry(sessionID: "d-\(i)", flow: "journal.deep-session", day: d, startedAt: "\(d)T20:00:00+01:00",
+                                            answers: ["themes": .choices(["family", "not-a-theme"]), "next_step": .text("Call Mum")]))
+            }
+        }
+        let r = Insights.compute(entries: entries, moods: [], from: monday, to: monday.adding(days: 13))
+        #expect(r.themes == [ThemeMood(theme: .family, daysWith: 5, daysWithout: 5, moodWith: 3, moodWithout: 6, difference: -3)])
+    }
+
     @Test("intensity change per distortion needs 3 sessions; distortions are counted per ISO week")
     func distortions() {
         func session(_ i: Int, pre: Int, post: Int) -> JournalEntry {

@@ -33,8 +33,16 @@ public struct JournalEntry: Sendable, Equatable {
         self.post = post
     }
 
-    /// Every theme of the entry, once, in ``Theme`` order.
-    public var allThemes: [Theme] { Set(themes.values.joined()).sorted() }
+    /// Every theme of the entry, once, in ``Theme`` order: the ones
+    /// auto-tagging found in its answers and the ones the person chose (a
+    /// `themes` step, as in a moment or a deep session).
+    public var allThemes: [Theme] { Set(themes.values.joined()).union(chosenThemes).sorted() }
+
+    /// The themes chosen in a `themes` step (a moment's, a deep session's).
+    public var chosenThemes: [Theme] {
+        guard case .choices(let ids)? = answers["themes"] else { return [] }
+        return Set(ids.compactMap(Theme.init(rawValue:))).sorted()
+    }
 
     /// A numeric answer (integer or decimal).
     public func number(_ step: StepID) -> Double? {

@@ -62,9 +62,7 @@ public struct WeeklyLetter: Sendable, Equatable, Encodable {
 
         var counts: [Theme: Int] = [:]
         for e in entries {
-            var themes = Set(e.allThemes)
-            if case .choices(let ids)? = e.answers["themes"] { themes.formUnion(ids.compactMap(Theme.init(rawValue:))) }
-            for t in themes { counts[t, default: 0] += 1 }
+            for t in e.allThemes { counts[t, default: 0] += 1 }
         }
         let top = counts.sorted { $0.value > $1.value || ($0.value == $1.value && $0.key < $1.key) }.prefix(3)
             .map { ThemeCount(theme: $0.key, entries: $0.value) }

@@ -1,8 +1,9 @@
 import ReflectCore
 
 /// The CSV export (RFC 4180, one header row): one row per answer (and
-/// draft) and per generated text (`step` is the request, `answer` the text
-/// shown) with its session's columns, then one row per mood entry, then the
+/// draft), per theme auto-tagging found in an answer (`theme` rows: `step`
+/// is the answer's step, `note` the theme) and per generated text (`step`
+/// is the request, `answer` the text shown) with its session's columns, then one row per mood entry, then the
 /// coach's rows (`setting`, `prep_item`, `prep_mark`, `craving_note`; see
 /// docs/storage.md), then one row per experiment exposure (`step` is the
 /// experiment, `answer` the variation, `started_at` the exposure's time),
@@ -10,7 +11,7 @@ import ReflectCore
 /// celebrations (`kind` the tier, `note` the reason and line), then one per
 /// chat message (`session_id` is the chat, `started_at` the time, `kind` the
 /// role, `question` the mode, `answer` the text). The `record` column says
-/// which (`answer`, `draft`, `generated`, `mood`, `exposure`, `achievement`,
+/// which (`answer`, `draft`, `theme`, `generated`, `mood`, `exposure`, `achievement`,
 /// `celebration`, `chat`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
@@ -26,6 +27,10 @@ extension ExportDocument {
                 rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
                              s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind,
                              a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
+            }
+            for t in s.themes {
+                rows.append(["theme", s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
+                             "", "", "", t.step.rawValue, "", "", "", "", s.user, "", "", t.theme])
             }
             for g in s.generated {
                 rows.append(["generated", s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
