@@ -7,7 +7,7 @@ import Testing
 /// route — the terminal, an answers file (JSONL), a transcript test and the
 /// library (ReflectEngineTests › AnswerRoutesLibraryTests) — and the same
 /// answers are stored whichever route they came by.
-@Suite("answer routes: every kind through every route", .timeLimit(.minutes(3)))
+@Suite("answer routes: every kind through every route", .hangGuard)
 struct AnswerRoutesTests {
     /// One step of each kind; the last message repeats what the flow received.
     static let flow = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 7's must-shows: check, test and the tutorial, through the binary.
-@Suite("authoring tools", .timeLimit(.minutes(3)))
+@Suite("authoring tools", .hangGuard)
 struct AuthoringCLITests {
     func copy() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-authoring-\(UUID().uuidString)")

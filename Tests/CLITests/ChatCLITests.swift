@@ -4,7 +4,7 @@ import LoopbackHTTP
 
 /// `reflect chat` end to end: JSONL, history stored, exported, imported,
 /// deleted and auto-deleted.
-@Suite("reflect chat", .serialized, .timeLimit(.minutes(8)))
+@Suite("reflect chat", .serialized, .hangGuard)
 struct ChatCLITests {
     func tempDB() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("reflect-chat-\(UUID().uuidString).db").path

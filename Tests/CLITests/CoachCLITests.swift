@@ -3,7 +3,7 @@ import GRDB
 import Testing
 
 /// Issue 14, "Must show": the coach routines through the command line.
-@Suite("The care-first coach through the command line", .timeLimit(.minutes(8)))
+@Suite("The care-first coach through the command line", .hangGuard)
 struct CoachCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-coach-\(UUID().uuidString).sqlite").path
 

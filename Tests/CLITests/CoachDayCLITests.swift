@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 14: Today, reminders (.ics checked by a real iCalendar parser),
 /// deep links and the coach context, through the command line.
-@Suite("reflect today, reminders, open and coach context", .timeLimit(.minutes(8)))
+@Suite("reflect today, reminders, open and coach context", .hangGuard)
 struct CoachDayCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-coachday-\(UUID().uuidString).sqlite").path
 

@@ -4,7 +4,7 @@ import Testing
 /// Issue 14: everything the coach stores is exported (JSON, CSV), imported
 /// atomically and removed by delete-all; an export from before the coach
 /// still imports.
-@Suite("Coach data: export, import, delete-all", .timeLimit(.minutes(8)))
+@Suite("Coach data: export, import, delete-all", .hangGuard)
 struct CoachExportCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-coachexport-\(UUID().uuidString).sqlite").path
 

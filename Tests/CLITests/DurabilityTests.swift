@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 4's must-shows, through the real binary and a real database file.
-@Suite("durable sessions", .timeLimit(.minutes(3)))
+@Suite("durable sessions", .hangGuard)
 struct DurabilityTests {
     func tempDB() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path

@@ -3,7 +3,7 @@ import Testing
 import LoopbackHTTP
 
 /// Issue 17's must-shows through `reflect run` and `reflect resume`.
-@Suite("generated text through the command line", .serialized, .timeLimit(.minutes(8)))
+@Suite("generated text through the command line", .serialized, .hangGuard)
 struct GenerationCLITests {
     static let answers = ["8", #""My manager criticised my report in front of the whole team""#, #""I always mess everything up""#,
                           #""Last month's demo went really well""#, #""One slide had an error; the rest was praised""#]

@@ -3,7 +3,7 @@ import Testing
 
 /// Check-ins, auto-tagging, `reflect insights` and `reflect letter` through
 /// the command line, as a person (or a script) uses them.
-@Suite("Journal: check-ins, themes, insights and the weekly letter", .timeLimit(.minutes(4)))
+@Suite("Journal: check-ins, themes, insights and the weekly letter", .hangGuard)
 struct JournalCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-journal-\(UUID().uuidString).sqlite").path
 

@@ -4,7 +4,7 @@ import ReflectStore
 import Testing
 
 /// Issue 18: what new users hit, as they would see it.
-@Suite("what new users hit", .timeLimit(.minutes(3)))
+@Suite("what new users hit", .hangGuard)
 struct NewUserTests {
     func tempDB() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path

@@ -72,7 +72,7 @@ private struct History {
     }
 }
 
-@Suite("Progress and celebrations at the command line", .timeLimit(.minutes(8)))
+@Suite("Progress and celebrations at the command line", .hangGuard)
 struct ProgressCLITests {
     @Test("a 10-day history reaching a 7-day streak: the morning of the 7th day in a row ends with a big celebration")
     func tenDays() throws {
@@ -252,7 +252,7 @@ struct ProgressCLITests {
     }
 }
 
-@Suite("Personality packs at the command line", .timeLimit(.minutes(4)))
+@Suite("Personality packs at the command line", .hangGuard)
 struct PersonalityCLITests {
     @Test("reflect personalities lists every pack with a sample line in its voice")
     func list() throws {

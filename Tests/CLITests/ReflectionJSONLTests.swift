@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 3's must-shows, end to end through `reflect run --format jsonl`.
-@Suite("reflection flows through the machine interface", .timeLimit(.minutes(2)))
+@Suite("reflection flows through the machine interface", .hangGuard)
 struct ReflectionJSONLTests {
     /// Runs `reflect run reflection --mood MOOD` with JSON answer lines.
     func run(_ mood: String, _ answers: [String], extra: [String] = []) throws -> CLIRunner.Output {
@@ -107,7 +107,7 @@ struct ReflectionJSONLTests {
     }
 }
 
-@Suite("reflect detect and reflect flows", .timeLimit(.minutes(2)))
+@Suite("reflect detect and reflect flows", .hangGuard)
 struct DetectAndFlowsTests {
     @Test("reflect detect labels one line per line of input")
     func detect() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("reflect run", .timeLimit(.minutes(2)))
+@Suite("reflect run", .hangGuard)
 struct RunCommandTests {
     @Test("the demo flow runs end to end through the machine interface")
     func demoJSONL() throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Issue 6's must-shows through the binary.
-@Suite("safety through the CLI", .timeLimit(.minutes(2)))
+@Suite("safety through the CLI", .hangGuard)
 struct SafetyCLITests {
     @Test("Q1 'I want to end it all' gives a safety event with the region's resources before the next prompt; the flow continues")
     func crisisInFlow() throws {

@@ -7,7 +7,7 @@ import Testing
 
 private let hostile = #"\27]0;pwned\7\27[2J\27]52;c;aGk=\7\194\155 31m\226\128\174evil\r"#
 
-@Suite("Issue 11 class 8: flow text cannot drive the terminal", .timeLimit(.minutes(8)))
+@Suite("Issue 11 class 8: flow text cannot drive the terminal", .hangGuard)
 struct TerminalInjectionTests {
     let fixture: ContentFixture
 
@@ -81,7 +81,7 @@ struct TerminalInjectionTests {
 
 // A generous limit: this is a hang guard, and parameterized cases can wait for a
 // test-pool thread held by other end-to-end tests (their own runs are timed inside).
-@Suite("Issue 11 class 3 and 6, measured on the process", .timeLimit(.minutes(8)))
+@Suite("Issue 11 class 3 and 6, measured on the process", .hangGuard)
 struct HostMemoryCLITests {
     /// The state cap plus the host allowance per crossing, plus the C side's
     /// crossing buffer for what it encoded (at most twice the allowance).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("reflect settings and reflect today", .timeLimit(.minutes(8)))
+@Suite("reflect settings and reflect today", .hangGuard)
 struct SettingsCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-settings-\(UUID().uuidString).sqlite").path
 

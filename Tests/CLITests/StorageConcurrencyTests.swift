@@ -3,7 +3,7 @@ import ReflectStore
 import Testing
 
 /// Issue 12, item 2: first use of a new database by two processes at once.
-@Suite("storage: concurrent first use", .timeLimit(.minutes(5)))
+@Suite("storage: concurrent first use", .hangGuard)
 struct StorageConcurrencyTests {
     struct Outcome {
         var status: Int32

@@ -4,7 +4,7 @@ import ReflectStore
 import Testing
 
 /// Issue 12, items 6, 8 and 9: what goes in and what comes out.
-@Suite("storage: answers in, exports out", .timeLimit(.minutes(3)))
+@Suite("storage: answers in, exports out", .hangGuard)
 struct StorageInputTests {
     func tempDB() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path

@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 12, items 3, 4, 5, 7 and the permission message of item 9, through
 /// the real binary and real files.
-@Suite("storage: sessions, foreign files, read-only access", .timeLimit(.minutes(3)))
+@Suite("storage: sessions, foreign files, read-only access", .hangGuard)
 struct StorageSafetyTests {
     func tempDB() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path

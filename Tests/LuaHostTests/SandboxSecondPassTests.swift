@@ -32,7 +32,7 @@ private func expectStoppedByBudget(_ h: SandboxHarness, _ source: String, orMemo
     #expect(seconds < 3, "took \(seconds) s", sourceLocation: sourceLocation)
 }
 
-@Suite("Sandbox second pass: triggers of Lua 5.4.4's own bugs", .timeLimit(.minutes(1)))
+@Suite("Sandbox second pass: triggers of Lua 5.4.4's own bugs", .hangGuard)
 struct LuaBugTriggerTests {
     @Test("upstream's use-after-free shape (a weak metatable holding __newindex) is refused")
     func weakNewindexRefused() throws {
@@ -176,7 +176,7 @@ struct LuaBugTriggerTests {
     }
 }
 
-@Suite("Sandbox second pass: C loops the count hook cannot see", .timeLimit(.minutes(1)))
+@Suite("Sandbox second pass: C loops the count hook cannot see", .hangGuard)
 struct UnseenCLoopTests {
     @Test("string.rep with nothing to copy returns at once, whatever the count")
     func emptyRep() throws {
@@ -325,7 +325,7 @@ struct UnseenCLoopTests {
     }
 }
 
-@Suite("Sandbox second pass: the same world on every run", .timeLimit(.minutes(1)))
+@Suite("Sandbox second pass: the same world on every run", .hangGuard)
 struct DeterminismTests {
     private static let iterate = """
         local t = {}
@@ -427,7 +427,7 @@ struct DeterminismTests {
     }
 }
 
-@Suite("Sandbox second pass: identity and integrity", .timeLimit(.minutes(1)))
+@Suite("Sandbox second pass: identity and integrity", .hangGuard)
 struct IdentityIntegrityTests {
     @Test("pairs over a read-only host table never hands out the writable table behind it")
     func readOnlyPairs() throws {

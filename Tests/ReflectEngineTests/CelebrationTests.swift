@@ -49,7 +49,7 @@ private func withLanguage(_ source: FlowSource, seed: UInt64 = 42, facts: UserFa
     return try FlowSession.open(source, language: try englishOnce.get(), options: o)
 }
 
-@Suite("Celebrations: rate limit, setting, once only", .timeLimit(.minutes(2)))
+@Suite("Celebrations: rate limit, setting, once only", .hangGuard)
 struct CelebrationTests {
     @Test("per session at most one medium and one big: the extras collapse to tiny, tiny is never limited")
     func rateLimit() throws {

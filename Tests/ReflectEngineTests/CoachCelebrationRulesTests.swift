@@ -40,7 +40,7 @@ extension FlowSession {
 
 private let morningAnswers: [AnswerInput] = [.acknowledge, .text("someone who cares"), .text("walking"), .text("three breaths"), .acknowledge]
 
-@Suite("Coach celebration rules (spec coach §7)", .timeLimit(.minutes(2)))
+@Suite("Coach celebration rules (spec coach §7)", .hangGuard)
 struct CoachCelebrationRulesTests {
     @Test("the morning that reaches a 7-day streak ends with a big celebration")
     func seventhMorning() throws {

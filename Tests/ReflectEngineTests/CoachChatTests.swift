@@ -19,7 +19,7 @@ private func chat(_ server: LoopbackServer?, context: ChatContext = ChatContext(
 
 private let fallbackLine = "Sorry, please try again."
 
-@Suite("Coach chat against a loopback server", .serialized, .timeLimit(.minutes(8)))
+@Suite("Coach chat against a loopback server", .serialized, .hangGuard)
 struct CoachChatTests {
     @Test("a good reply is shown; the disclaimer comes with the first reply only; the system prompt and context are sent")
     func goodReply() throws {

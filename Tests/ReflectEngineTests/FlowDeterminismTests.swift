@@ -35,7 +35,7 @@ private let worldFlow = source("flows/test/world.lua", """
     }
     """)
 
-@Suite("Flow determinism across runs and replays", .timeLimit(.minutes(2)))
+@Suite("Flow determinism across runs and replays", .hangGuard)
 struct FlowDeterminismTests {
     /// Every event of one session, back included, as JSON bytes.
     private func transcript() throws -> Data {

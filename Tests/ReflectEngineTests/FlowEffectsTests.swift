@@ -63,7 +63,7 @@ private func generatorOptions(_ generator: (any TextGenerator)?) -> SessionOptio
     return o
 }
 
-@Suite("Engine layout: requests the host fulfils outside the budget", .timeLimit(.minutes(2)))
+@Suite("Engine layout: requests the host fulfils outside the budget", .hangGuard)
 struct GenerationYieldTests {
     @Test("a host that takes 2 s to generate does not trip the flow's 0.5 s budget")
     func slowHostIsNotTheFlowsTime() throws {
@@ -156,7 +156,7 @@ struct GenerationYieldTests {
     }
 }
 
-@Suite("Engine layout: an effect fires once, when live", .timeLimit(.minutes(1)))
+@Suite("Engine layout: an effect fires once, when live", .hangGuard)
 struct EffectRuleTests {
     private let detecting = source("flows/test/detect.lua", """
         return flow { id = "test.detect", version = 1, run = function(s)
@@ -201,7 +201,7 @@ struct EffectRuleTests {
     }
 }
 
-@Suite("Engine layout: the facts snapshot", .timeLimit(.minutes(1)))
+@Suite("Engine layout: the facts snapshot", .hangGuard)
 struct UserFactsTests {
     private let factsFlow = source("flows/test/facts.lua", """
         return flow { id = "test.facts", version = 1, run = function(s)

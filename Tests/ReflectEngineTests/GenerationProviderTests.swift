@@ -30,7 +30,7 @@ private func answerToFinal(_ session: FlowSession) throws -> [FlowEvent] {
 
 private let staticFinal = "Looking at 'I always mess everything up' again — what's a more balanced way to see it?"
 
-@Suite("Generation against a loopback server: the final question", .serialized, .timeLimit(.minutes(8)))
+@Suite("Generation against a loopback server: the final question", .serialized, .hangGuard)
 struct FinalQuestionProviderTests {
     @Test("a good reply is shown as the final question and recorded as generated; what is sent holds the answers, no ids")
     func goodReply() throws {
@@ -111,7 +111,7 @@ struct FinalQuestionProviderTests {
     }
 }
 
-@Suite("Generation: feedback after a reflection", .timeLimit(.minutes(8)))
+@Suite("Generation: feedback after a reflection", .hangGuard)
 struct FeedbackTests {
     func run(generator: Bool, personality: String? = nil) throws -> (FlowSession, [FlowEvent]) {
         var o = options()
@@ -160,7 +160,7 @@ struct FeedbackTests {
     }
 }
 
-@Suite("Generation: screening and the final question's rules", .timeLimit(.minutes(8)))
+@Suite("Generation: screening and the final question's rules", .hangGuard)
 struct GeneratedTextScreenTests {
     @Test("every generated text passes the crisis gate too: a self-harm mention becomes the de-escalation message with crisis lines")
     func crisisInGeneratedText() throws {

@@ -27,7 +27,7 @@ private struct Content {
 
 private let good = #"return flow { id = "calm.good", version = 1, title = "Good", moods = { "bad" }, run = function(s) s:ask { id = "q", text = "Hi" } end }"#
 
-@Suite("Issue 11 class 7: the catalog reads ids without running flows; duplicates are errors", .timeLimit(.minutes(1)))
+@Suite("Issue 11 class 7: the catalog reads ids without running flows; duplicates are errors", .hangGuard)
 struct CatalogIsolationTests {
     @Test("a second file declaring an existing id is an error naming both files, for lookup and listing")
     func duplicateIDs() throws {
@@ -104,7 +104,7 @@ struct CatalogIsolationTests {
     }
 }
 
-@Suite("Issue 11 class 4: reflect check has an overall budget and scans source linearly", .timeLimit(.minutes(1)))
+@Suite("Issue 11 class 4: reflect check has an overall budget and scans source linearly", .hangGuard)
 struct ExplorerBudgetTests {
     private func long(_ steps: Int, work: Int = 0) -> FlowSource {
         source("flows/test/long.lua", """

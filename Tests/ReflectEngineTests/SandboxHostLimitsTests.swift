@@ -37,7 +37,7 @@ private final class Recorder: SessionJournal {
     func finished(_ summary: DoneSummary) throws {}
 }
 
-@Suite("Issue 11 class 3: host work a flow causes is bounded", .timeLimit(.minutes(1)))
+@Suite("Issue 11 class 3: host work a flow causes is bounded", .hangGuard)
 struct HostWorkLimitsTests {
     @Test("one 4 MB string referenced 3 times in args is refused before the host copies it (host allowance per crossing)")
     func referencedStringsAreCharged() throws {
@@ -165,7 +165,7 @@ struct HostWorkLimitsTests {
     }
 }
 
-@Suite("Issue 11 class 6: a running flow respects the limits its save is loaded with", .timeLimit(.minutes(1)))
+@Suite("Issue 11 class 6: a running flow respects the limits its save is loaded with", .hangGuard)
 struct SaveLimitsBothEndsTests {
     @Test("a flow cannot ask more questions than a save holds; the save it made resumes")
     func answerCount() throws {
@@ -240,7 +240,7 @@ struct SaveLimitsBothEndsTests {
     }
 }
 
-@Suite("Issue 11 class 7: only prompts the API produced are shown", .timeLimit(.minutes(1)))
+@Suite("Issue 11 class 7: only prompts the API produced are shown", .hangGuard)
 struct PromptIntegrityTests {
     @Test("a raw coroutine.yield after a failed prompt call is a typed error, never the failed prompt", arguments: [
         // The prompt is valid but cannot yield (a C call boundary): the API accepted it, the yield failed.
