@@ -46,7 +46,7 @@ public enum MoodLog {
 
     /// Checks a request without writing: day format, note length.
     public static func validate(_ r: MoodLogRequest) -> (field: String, reason: String)? {
-        if !isDay(r.day) { return ("day", "'\(r.day)' is not a day (YYYY-MM-DD)") }
+        if !isDay(r.day) { return ("day", "'\(r.day)' is not a valid date (expected YYYY-MM-DD, e.g. 2026-11-24)") }
         if let note = r.note, note.count > maxNoteLength { return ("note", "longer than \(maxNoteLength) characters") }
         // SQLite would cut the text off at a NUL: refused, never shortened.
         if let note = r.note, note.utf8.contains(0) { return ("note", "contains a NUL character (U+0000)") }
@@ -59,7 +59,10 @@ public enum MoodLog {
     /// changed anything.
     @discardableResult
     public static func record(_ r: MoodLogRequest, in db: Database) throws -> (entry: MoodEntryRecord, changed: Bool) {
-        if let bad = validate(r) { throw StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason) }
+        if let bad = validate(r) {
+            throw r.conflict == .keepExisting ? StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason)
+                : StoreError.invalidEntry(record: "mood entry", field: bad.field, reason: bad.reason)
+        }
         // Explicit columns, never a key lookup: a mood_entry table with
         // another key (a newer schema) gives an SQLite error, not a crash.
         if var existing = try MoodEntryRecord.filter(MoodEntryRecord.Columns.user == r.user && MoodEntryRecord.Columns.day == r.day).fetchOne(db) {
@@ -98,7 +101,7 @@ extension Store {
     @discardableResult
     public func logMood(_ request: MoodLogRequest) throws(StoreError) -> MoodEntryRecord {
         if let bad = MoodLog.validate(request) {
-            throw .invalidImport(record: "mood entry", field: bad.field, reason: bad.reason)
+            throw .invalidEntry(record: "mood entry", field: bad.field, reason: bad.reason)
         }
         return try write { db in try MoodLog.record(request, in: db).entry }
     }

@@ -294,6 +294,32 @@ extension Store {
         }
     }
 
+    /// What ``deleteAll()`` would remove, counted: sessions, their answers,
+    /// mood entries, and every other row of ``Migrations/tables``.
+    public struct Contents: Sendable, Equatable {
+        public var sessions = 0
+        public var answers = 0
+        public var moodEntries = 0
+        public var otherRows = 0
+    }
+
+    /// Counts what is stored, for every person (read-only).
+    public func contents() throws(StoreError) -> Contents {
+        try read { db in
+            var c = Contents()
+            for table in Migrations.tables.sorted() {
+                let n = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0
+                switch table {
+                case "session": c.sessions = n
+                case "answer": c.answers = n
+                case "mood_entry": c.moodEntries = n
+                default: c.otherRows += n
+                }
+            }
+            return c
+        }
+    }
+
     /// Removes every row of every table the migrations create
     /// (``Migrations/tables``), in one transaction: a table added by a new
     /// migration is covered without being named here.

@@ -28,6 +28,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An import file is invalid: which record and field, and why. Nothing
     /// was written.
     case invalidImport(record: String, field: String, reason: String)
+    /// A record a person asked to write (`reflect log`) is invalid: which
+    /// record and field, and why. Nothing was written.
+    case invalidEntry(record: String, field: String, reason: String)
 
     public var code: String {
         switch self {
@@ -42,6 +45,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .sessionOpenElsewhere: "store.session_open_elsewhere"
         case .invalidSetting: "store.invalid_setting"
         case .invalidImport: "import.invalid"
+        case .invalidEntry: "store.invalid_entry"
         }
     }
 
@@ -63,6 +67,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "the stored setting \(key) = '\(value.prefix(64))' cannot be used; set it again with `reflect settings set \(key) VALUE`"
         case .invalidImport(let record, let field, let reason):
             field.isEmpty ? "invalid import: \(record): \(reason)" : "invalid import: \(record).\(field): \(reason)"
+        case .invalidEntry(let record, let field, let reason):
+            "cannot record this \(record): \(field): \(reason); nothing was written"
         }
     }
 

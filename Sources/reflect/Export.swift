@@ -5,11 +5,12 @@ import ReflectStore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export everything (sessions, answers, mood entries) as JSON (re-importable) or CSV.")
+        abstract: "Export everything (sessions, answers, mood entries) as JSON (re-importable) or CSV.",
+        discussion: "JSON keeps every value and is what `reflect import` takes; CSV is for reading in a spreadsheet. Both are described in docs/export.md.")
 
     enum Format: String, ExpressibleByArgument { case json, csv }
 
-    @Option(help: "json (schema: docs/storage.md, section Export schema) or csv.")
+    @Option(help: "json (re-importable; schema: docs/export.md) or csv (for reading).")
     var format: Format = .json
 
     @Option(help: "Write to FILE instead of stdout.")

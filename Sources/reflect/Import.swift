@@ -5,9 +5,10 @@ import ReflectStore
 
 struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Import a JSON export. Everything is checked first and written in one transaction; what is already there is kept.")
+        abstract: "Import a JSON export. Everything is checked first and written in one transaction; what is already there is kept.",
+        discussion: "Only the JSON export imports; the CSV export is for reading in a spreadsheet. See docs/export.md.")
 
-    @Argument(help: "A file written by `reflect export --format json`.")
+    @Argument(help: "A file written by `reflect export --format json` (not the CSV export).")
     var file: String
 
     @OptionGroup var storeOptions: StoreOptions

@@ -24,16 +24,34 @@ struct Log: ParsableCommand {
     func run() throws {
         let stamps = try Timestamps(now: now)
         let store = try storeOptions.open()
+        // Today is the person's logical day (time zone and day boundary from their settings).
+        let today: CalendarDay
+        do { today = try PersonClock(store: store, user: storeOptions.user, stamps: stamps).moment.day } catch { throw failStore(error) }
+        let day = try date.map { try Log.day($0, today: today) } ?? today
         do {
-            // Today is the person's logical day (time zone and day boundary from their settings).
-            let day: String
-            if let date { day = date } else { day = try PersonClock(store: store, user: storeOptions.user, stamps: stamps).moment.day.description }
-            let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day, mood: mood, note: note,
+            let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day.description, mood: mood, note: note,
                                                          source: .log, at: stamps.stamp()))
             let edited = entry.createdAt != entry.updatedAt ? " (updated)" : ""
             print("\(entry.day): \(entry.mood.rawValue)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
         } catch {
             throw failStore(error)
         }
+    }
+
+    /// The day `--date` names: a real date (`2026-13-45` is not one), and
+    /// not after the person's logical day `today` (a mood is felt, not
+    /// planned). Anything else is refused, saying what is expected.
+    static func day(_ text: String, today: CalendarDay) throws -> CalendarDay {
+        guard let day = CalendarDay(text) else {
+            Terminal.write("error: --date '\(text.prefix(40))' is not a valid date; write the day as YYYY-MM-DD, e.g. \(today) [log.invalid_date]\n",
+                           to: .err)
+            throw ExitCode(1)
+        }
+        guard day <= today else {
+            Terminal.write("error: --date \(day) is in the future: your day today is \(today) (by your time zone and day boundary); "
+                           + "log today's mood or an earlier day's [log.future_date]\n", to: .err)
+            throw ExitCode(1)
+        }
+        return day
     }
 }

@@ -18,7 +18,7 @@ struct SessionLoop {
         return words.joined(separator: " ")
     }
 
-    private static func shellQuoted(_ s: String) -> String {
+    static func shellQuoted(_ s: String) -> String {
         s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 

@@ -289,4 +289,57 @@ struct NewUserTests {
         let typo = try CLIRunner.run(["check", "t.typ"] + dir)
         #expect(typo.status == 1 && typo.stderr.contains("did you mean 't.typo'?"), "\(typo.stderr)")
     }
+
+    // MARK: item 12
+
+    @Test("item 12: reflect log --date refuses an impossible date and a future day (by the person's logical day), saying what is expected")
+    func logDates() throws {
+        let db = tempDB()
+        let now = ["--now", "2026-11-24T10:00:00+01:00", "--db", db]
+        let bad = try CLIRunner.run(["log", "good", "--date", "2026-13-45"] + now)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("'2026-13-45' is not a valid date") && bad.stderr.contains("YYYY-MM-DD"), "\(bad.stderr)")
+        #expect(!bad.stderr.contains("import"), "\(bad.stderr)")
+        let future = try CLIRunner.run(["log", "good", "--date", "2026-11-25"] + now)
+        #expect(future.status == 1 && future.stderr.contains("is in the future") && future.stderr.contains("2026-11-24"), "\(future.stderr)")
+        // Before the day boundary (05:00 by default) it is still yesterday: today's date is the future.
+        let early = try CLIRunner.run(["log", "good", "--date", "2026-11-24", "--now", "2026-11-24T03:00:00+01:00", "--db", db])
+        #expect(early.status == 1 && early.stderr.contains("2026-11-23"), "\(early.stderr)")
+        let today = try CLIRunner.run(["log", "good", "--date", "2026-11-24"] + now)
+        #expect(today.status == 0 && today.stdout.contains("2026-11-24: good"), "\(today.stderr)")
+        let past = try CLIRunner.run(["log", "bad", "--date", "2026-02-28"] + now)
+        #expect(past.status == 0, "\(past.stderr)")
+    }
+
+    @Test("item 12: importing a CSV export says CSV is for reading and import takes the JSON export; export --help names a page that exists")
+    func importCSV() throws {
+        let db = tempDB()
+        _ = try CLIRunner.run(["log", "good", "--db", db])
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: csv) }
+        #expect(try CLIRunner.run(["export", "--format", "csv", "--out", csv, "--db", db]).status == 0)
+        let out = try CLIRunner.run(["import", csv, "--db", tempDB()])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("CSV export") && out.stderr.contains("for reading") && out.stderr.contains("--format json"), "\(out.stderr)")
+        #expect(!out.stderr.contains("not valid JSON"), "\(out.stderr)")
+        let help = try CLIRunner.run(["export", "--help"])
+        let pages = help.stdout.split(whereSeparator: { " (),;".contains($0) || $0.isNewline }).filter { $0.hasPrefix("docs/") && $0.hasSuffix(".md") }
+        #expect(!pages.isEmpty, "\(help.stdout)")
+        for page in pages {
+            #expect(FileManager.default.fileExists(atPath: repositoryRoot.appendingPathComponent(String(page)).path), "\(page)")
+        }
+    }
+
+    @Test("item 12: delete-all without --yes deletes nothing and says what it would delete and how to confirm")
+    func deleteAllExplains() throws {
+        let db = tempDB()
+        _ = try CLIRunner.run(["log", "good", "--db", db])
+        let out = try CLIRunner.run(["delete-all", "--db", db])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("1 mood entry") && out.stderr.contains("cannot be undone"), "\(out.stderr)")
+        #expect(out.stderr.contains("reflect delete-all --yes --db \(db)") && out.stderr.contains("reflect export"), "\(out.stderr)")
+        #expect(!out.stderr.contains("Usage:"), "\(out.stderr)")
+        let history = try CLIRunner.run(["history", "--db", db])
+        #expect(history.stdout.contains("good"), "nothing was deleted: \(history.stdout)")
+    }
 }

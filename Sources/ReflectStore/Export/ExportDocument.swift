@@ -393,6 +393,9 @@ extension ExportDocument {
         let doc: ExportDocument
         do {
             doc = try JSONDecoder().decode(ExportDocument.self, from: data)
+        } catch let DecodingError.dataCorrupted(c) where c.codingPath.isEmpty {
+            // Not JSON at all: say what the file is, and what import takes.
+            throw .invalidImport(record: "file", field: "", reason: ExportDocument.notJSON(data))
         } catch let DecodingError.dataCorrupted(c) {
             throw bad(c.codingPath, c.debugDescription)
         } catch let DecodingError.typeMismatch(_, c) {
@@ -406,6 +409,17 @@ extension ExportDocument {
         }
         try doc.validate()
         return doc
+    }
+
+    /// Why a file that is not JSON cannot be imported: a CSV export is for
+    /// reading (a spreadsheet), and import takes the JSON export.
+    static func notJSON(_ data: Data) -> String {
+        let start = String(decoding: data.prefix(400), as: UTF8.self).drop { $0 == "\u{FEFF}" }
+        let takes = "import takes the JSON export (`reflect export --format json --out FILE`)"
+        if start.hasPrefix(csvColumns.prefix(3).joined(separator: ",")) {
+            return "this is a CSV export, which is for reading (in a spreadsheet) and cannot be imported; " + takes
+        }
+        return "this file is not JSON; " + takes
     }
 
     /// `[sessions, 2, answers, 0, value]` → record `sessions[2]`, field `answers[0].value`.
