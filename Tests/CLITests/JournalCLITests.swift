@@ -96,7 +96,7 @@ struct JournalCLITests {
         #expect(first.stdout.contains("Your week, 2026-11-16 – 2026-11-22"))
         #expect(first.stdout.contains("“I can ask for help before it gets heavy” (2026-11-17 · 7/10)"))
         #expect(first.stdout.contains("What you wrote about most: Work, Myself"))
-        #expect(first.stdout.contains("What helped you most with Work this week?"))
+        #expect(first.stdout.contains("On “Work”: what helped you most this week?"))
         let json1 = try reflect(["letter", "--week", "2026-11-18", "--format", "json"])
         let json2 = try reflect(["letter", "--week", "2026-11-22", "--format", "json"])
         #expect(json1.stdout == json2.stdout)
