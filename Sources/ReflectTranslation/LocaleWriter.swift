@@ -68,6 +68,7 @@ enum LocaleWriter {
             }
             if !v.benign.isEmpty { out.append("  benign: \(list(v.benign))") }
             if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
+            if !v.negationsAfter.isEmpty { out.append("  negations_after: \(list(v.negationsAfter))") }
         }
         if let d = doc.distortions {
             out.append("distortions:")

@@ -20,6 +20,9 @@ struct PrepCommand: ParsableCommand {
         @Option(help: "Locale for the default items' wording.")
         var locale: String = "en"
 
+        @Option(help: "Region whose crisis lines are shown if an item's text needs them (default: the locale's).")
+        var region: String?
+
         @OptionGroup var storeOptions: StoreOptions
         @OptionGroup var contentOptions: ContentOptions
     }
@@ -84,6 +87,20 @@ struct PrepCommand: ParsableCommand {
         do { items = try store.changePrepLibrary(user: common.storeOptions.user, change, at: stamps.stamp()) } catch {
             Terminal.write("error: \(error.description) [\(error.code)]\n", to: .err)
             throw ExitCode(1)
+        }
+        // The person's own words pass the safety gate like any answer: the
+        // item is kept as written (flows never receive it: s:facts().prep
+        // leaves it out), and the crisis notice is shown now.
+        switch change {
+        case .add(let text), .rename(_, let text):
+            if let language = try? common.contentOptions.library.language(for: common.locale),
+               case .crisis(let category) = language.safety.check(text) {
+                let region = common.region ?? language.defaultRegion
+                var lines = [language.safetyMessage(for: category) ?? language.string(.safetyMessage)]
+                for r in language.resources(for: region, category: category) { lines.append("  • " + r) }
+                Terminal.write(lines.joined(separator: "\n") + "\n\n")
+            }
+        default: break
         }
         try show(items, common: common)
     }

@@ -40,6 +40,55 @@ struct SafetyNearRulesTests {
     }
 }
 
+/// Issue 19: languages that negate after the verb (German verb-second,
+/// Japanese endings): `negations_after`.
+@Suite("Safety negation after the phrase")
+struct SafetyNegationAfterTests {
+    static let german = SafetyData(
+        phrases: ["suicide": ["ich will sterben"], "self_harm": ["ritze mich"], "abuse": ["{who} ... schlägt mich", "droht mir"]],
+        slots: ["who": ["mein mann"], "neg": ["nicht", "nie"], "more": ["mehr", "wieder"]],
+        negations: ["nicht"], negationsAfter: ["{neg}", "{neg} {more}"])
+
+    @Test("the rest of the clause, whole, is a negation: the phrase does not count; anything more and it does")
+    func wordMode() throws {
+        let gate = try SafetyGate(SafetyNegationAfterTests.german)
+        #expect(gate.check("Ich ritze mich") == .crisis(.selfHarm))
+        #expect(gate.check("Ich ritze mich nicht.") == .ok)
+        #expect(gate.check("Ich ritze mich nicht mehr") == .ok)
+        #expect(gate.check("Ich ritze mich  nie wieder, versprochen") == .ok)
+        #expect(gate.check("Ich ritze mich nicht mehr so oft wie früher") == .crisis(.selfHarm), "more than the negation follows")
+        #expect(gate.check("Ich ritze mich. Nicht schön") == .crisis(.selfHarm), "the negation is in the next clause")
+        #expect(gate.check("Ich ritze mich nicht mehr, aber ich will sterben") == .crisis(.suicide), "another phrase still counts")
+        #expect(gate.check("Mein Mann schlägt mich nicht.") == .ok, "a proximity rule's right side")
+        #expect(gate.check("Mein Mann schlägt mich nicht nur, er droht mir auch") == .crisis(.abuse))
+        let long = "Ich ritze mich nicht" + String(repeating: " nicht", count: 100)
+        #expect(gate.check(long) == .crisis(.selfHarm), "a rest longer than the window is not read as a negation")
+    }
+
+    @Test("substring mode: the ending follows the stem directly, up to the clause end (Japanese 。 reads as a space)")
+    func substringMode() throws {
+        let data = SafetyData(phrases: ["suicide": ["死ぬつもり"], "self_harm": ["自分を傷つけ"]],
+                              slots: ["neg": ["はない", "たりしない", "ない"], "tail": ["", "よ", "から"]],
+                              negationsAfter: ["{neg}{tail}"])
+        let gate = try SafetyGate(data, mode: .substring)
+        #expect(gate.check("死ぬつもりです") == .crisis(.suicide))
+        #expect(gate.check("死ぬつもりはないよ") == .ok)
+        #expect(gate.check("死ぬつもりはないから、安心して") == .ok)
+        #expect(gate.check("自分を傷つけたりしない。") == .ok)
+        #expect(gate.check("自分を傷つけないと落ち着かない") == .crisis(.selfHarm))
+        #expect(gate.check("死ぬつもりはないよ。でも自分を傷つけてしまう") == .crisis(.selfHarm))
+    }
+
+    @Test("a compiled gate keeps the rule; the list's slots are checked")
+    func compiledAndValidated() throws {
+        let gate = try SafetyGate(SafetyNegationAfterTests.german)
+        let read = try #require(SafetyGate(compiled: gate.compiled()))
+        #expect(read.check("Ich ritze mich nicht mehr") == .ok)
+        #expect(read.check("Ich ritze mich nicht mehr so oft") == .crisis(.selfHarm))
+        #expect(throws: LexiconError.self) { try SafetyGate.validate(SafetyData(phrases: ["suicide": ["x"]], negationsAfter: ["{nope}"])) }
+    }
+}
+
 @Suite("Safety report figures")
 struct SafetyReportTests {
     @Test("precision, recall and F1 per label, detection regardless of label, and the false-alarm rate")

@@ -80,6 +80,29 @@ struct FlaggedQuoteTests {
         #expect(!FlowExplorer(runs: 20).explore(checkIn, language: english).diagnostics.contains { $0.code == .quotedOutsideArgs })
     }
 
+    @Test("a Prep Library item the gate flags never reaches a flow: s:facts().prep leaves it out (issue 19)")
+    func flaggedPrepItem() throws {
+        let english = try english()
+        let listing = source("flows/test/prep.lua", """
+            return flow { id = "test.prep", version = 1, run = function(s)
+              local texts = {}
+              for _, item in ipairs(s:facts().prep) do texts[#texts + 1] = item.id .. "=" .. item.text end
+              s:message { id = "items", text = table.concat(texts, ";") }
+            end }
+            """)
+        var opts = options()
+        opts.facts = UserFacts(prepItems: [
+            PrepItem(id: "water", label: .key("coach.prep.item.water"), core: true),
+            PrepItem(id: "my-5", label: .literal("Lay out my walking shoes"), core: false),
+            PrepItem(id: "my-6", label: .literal("buy enough pills to end it all"), core: false),
+        ])
+        let session = try FlowSession.open(listing, language: english, options: opts)
+        #expect(session.current?.text == "water=coach.prep.item.water;my-5=Lay out my walking shoes")
+        // Replayed from the save (the snapshot holds the item as written), it stays out.
+        let resumed = try FlowSession.open(listing, language: english, options: options(), resuming: session.save)
+        #expect(resumed.current?.text == session.current?.text)
+    }
+
     @Test("a generated final question that quotes the person is not R014: the shipped reflection flows check clean of it")
     func generatedTextIsNotTheFlowsQuote() throws {
         let english = try english()

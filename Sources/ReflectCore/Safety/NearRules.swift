@@ -12,8 +12,9 @@ import Foundation
 /// - Order matters: "I hit my husband" does not match `{partner} ... hits`.
 /// - The window stops at `, . ; : ! ?`, like the negation window.
 /// - A negation of the locale within three words before the left term, or
-///   anywhere between the two terms ("my husband never hits me"), cancels
-///   the match.
+///   anywhere between the two terms ("my husband never hits me"), or one of
+///   its `negations_after` right after the right term ("Mein Mann schlägt
+///   mich nicht"), cancels the match.
 ///
 /// Cost: one more pass of a ``PhraseMatcher`` over the text (all rules of a
 /// layer share one matcher), then constant work per occurrence; the window
@@ -160,7 +161,8 @@ struct NearRules: Sendable {
 
     /// The categories of the rules that match normalised text `t` (the
     /// squeezed variant's terms when `squeezed`), each at most once.
-    func matches(in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool, negation: PhraseMatcher?) -> [SafetyCategory] {
+    func matches(in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool, negation: PhraseMatcher?,
+                 negationAfter: PhraseMatcher? = nil) -> [SafetyCategory] {
         let compiled = useSqueezed ? squeezed : plain
         let occurrences = compiled.matcher.occurrences(normalized: t)
         if occurrences.isEmpty { return [] }
@@ -178,6 +180,7 @@ struct NearRules: Sendable {
                     if SafetyGate.negated(before: a.start, in: t, by: negation) { continue }
                     if negation.match(normalized: UnsafeBufferPointer(rebasing: t[a.end..<o.start])) != nil { continue }
                 }
+                if let negationAfter, SafetyGate.negated(after: o.end, in: t, by: negationAfter) { continue }
                 found.append(categories[r])
             }
         }

@@ -11,6 +11,12 @@ public struct SafetyData: Sendable, Equatable {
     public var benign: [String]
     /// Words that, just before a crisis phrase, negate it ("never", "don't").
     public var negations: [String]
+    /// Negations that follow what they negate: a crisis phrase whose clause
+    /// ends with one of them, right after it, does not count (German "Er
+    /// schlägt mich nicht.", "Ich bringe mich nicht um"; Japanese
+    /// 死ぬつもりはない). For languages that negate after the verb; see
+    /// ``SafetyGate/negated(after:in:by:)``.
+    public var negationsAfter: [String]
     /// Output filter: medical-boundary phrases by kind (`diagnosis`, `medication`).
     public var medical: [String: [String]]
     /// Crisis resources by region (`US`, `DE`, …, and `default`), one line each.
@@ -24,12 +30,13 @@ public struct SafetyData: Sendable, Equatable {
     public var defaultRegion: String?
 
     public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
-                medical: [String: [String]] = [:], resources: [String: [String]] = [:],
+                negationsAfter: [String] = [], medical: [String: [String]] = [:], resources: [String: [String]] = [:],
                 helplines: [SafetyCategory: [String: [String]]] = [:], defaultRegion: String? = nil) {
         self.phrases = phrases
         self.slots = slots
         self.benign = benign
         self.negations = negations
+        self.negationsAfter = negationsAfter
         self.medical = medical
         self.resources = resources
         self.helplines = helplines

@@ -6,7 +6,7 @@
 extension SafetyGate {
     /// Bumped whenever the compiled layout or anything that decides what a
     /// compiled gate contains (normalisation, squeezing, expansion) changes.
-    public static let compiledFormat: UInt32 = 1
+    public static let compiledFormat: UInt32 = 2
 
     /// The gate as bytes, read back by ``init(compiled:)``.
     public func compiled() -> [UInt8] {
@@ -15,9 +15,11 @@ extension SafetyGate {
         CompiledBytes.append(UInt32(layers.count), to: &out)
         for layer in layers {
             let optionals = [layer.benignPlain, layer.benignSqueezed, layer.negation, layer.negationSqueezed]
+            let after = [layer.negationAfter, layer.negationAfterSqueezed]
             var present: UInt32 = 0
             for (i, m) in optionals.enumerated() where m != nil { present |= 1 << UInt32(i) }
             if layer.near != nil { present |= 1 << 4 }
+            for (i, m) in after.enumerated() where m != nil { present |= 1 << UInt32(5 + i) }
             CompiledBytes.append(present, to: &out)
             layer.plain.write(to: &out)
             layer.squeezed.write(to: &out)
@@ -25,6 +27,7 @@ extension SafetyGate {
             CompiledBytes.append(UInt32(layer.categories.count), to: &out)
             for c in layer.categories { CompiledBytes.append(c.rawValue, to: &out) }
             layer.near?.write(to: &out)
+            for m in after { m?.write(to: &out) }
         }
         return out
     }
@@ -63,8 +66,18 @@ extension SafetyGate {
                     guard let rules = NearRules(reading: b, at: &at) else { return nil }
                     near = rules
                 }
+                var after: [PhraseMatcher?] = []
+                for i in 5..<7 {
+                    if present & (1 << UInt32(i)) == 0 {
+                        after.append(nil)
+                    } else {
+                        guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
+                        after.append(m)
+                    }
+                }
                 layers.append(Layer(plain: plain, squeezed: squeezed, benignPlain: optionals[0], benignSqueezed: optionals[1],
-                                    negation: optionals[2], negationSqueezed: optionals[3], categories: categories, near: near))
+                                    negation: optionals[2], negationSqueezed: optionals[3], negationAfter: after[0],
+                                    negationAfterSqueezed: after[1], categories: categories, near: near))
             }
             return at == b.count ? layers : nil
         }

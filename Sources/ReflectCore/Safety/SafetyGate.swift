@@ -16,8 +16,11 @@ import Foundation
 /// Before matching, the benign idioms of every layer ("killing it at work",
 /// "to die for", "Suicide Squad") are blanked out. A match directly preceded, within
 /// three words, by a negation of the locale ("I would never kill myself",
-/// "I'm not suicidal") does not count; any other crisis phrase in the same
-/// text still does. Third-person intent ("my friend wants to kill himself")
+/// "I'm not suicidal") does not count, nor does one whose clause ends with
+/// a negation of the locale's `negations_after` list right after it (German
+/// "Er schlägt mich nicht", Japanese 死ぬつもりはない: languages that negate
+/// after the verb);
+/// any other crisis phrase in the same text still does. Third-person intent ("my friend wants to kill himself")
 /// is in the lists on purpose: the person may need the resources to help.
 /// The most urgent category found wins (``SafetyCategory`` order).
 ///
@@ -35,6 +38,9 @@ public struct SafetyGate: Sendable {
         let benignSqueezed: PhraseMatcher?
         let negation: PhraseMatcher?
         let negationSqueezed: PhraseMatcher?
+        /// Negations that follow the phrase they cancel (``SafetyData/negationsAfter``).
+        let negationAfter: PhraseMatcher?
+        let negationAfterSqueezed: PhraseMatcher?
         let categories: [SafetyCategory]
         /// Each category's rank in ``SafetyCategory`` order (most urgent 0).
         let ranks: [Int]
@@ -42,13 +48,16 @@ public struct SafetyGate: Sendable {
         let near: NearRules?
 
         init(plain: PhraseMatcher, squeezed: PhraseMatcher, benignPlain: PhraseMatcher?, benignSqueezed: PhraseMatcher?,
-             negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?, categories: [SafetyCategory], near: NearRules?) {
+             negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?, negationAfter: PhraseMatcher? = nil,
+             negationAfterSqueezed: PhraseMatcher? = nil, categories: [SafetyCategory], near: NearRules?) {
             self.plain = plain
             self.squeezed = squeezed
             self.benignPlain = benignPlain
             self.benignSqueezed = benignSqueezed
             self.negation = negation
             self.negationSqueezed = negationSqueezed
+            self.negationAfter = negationAfter
+            self.negationAfterSqueezed = negationAfterSqueezed
             self.categories = categories
             self.ranks = categories.map { c in SafetyCategory.allCases.firstIndex(of: c) ?? 0 }
             self.near = near
@@ -85,6 +94,9 @@ public struct SafetyGate: Sendable {
         for words in [data.benign, data.negations] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
         }
+        if !data.negationsAfter.isEmpty {
+            try PhraseLexicon(priority: ["x"], phrases: ["x": data.negationsAfter], slots: data.slots).validate()
+        }
     }
 
     private static func categories(of data: SafetyData) throws(LexiconError) -> [SafetyCategory] {
@@ -113,10 +125,19 @@ public struct SafetyGate: Sendable {
             words.isEmpty ? nil : try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(squeezed) : words]),
                                                     mode: mode)
         }
+        // `negations_after` may use the slots (endings combine: はない + よ).
+        func afterList(squeeze: Bool) throws(LexiconError) -> PhraseMatcher? {
+            guard !data.negationsAfter.isEmpty else { return nil }
+            let after = PhraseLexicon(priority: ["x"], phrases: ["x": data.negationsAfter], slots: data.slots)
+            guard squeeze else { return try PhraseMatcher(after, mode: mode) }
+            let words = try after.normalizedPhrases(of: "x").map { SafetyGate.squeeze(String(decoding: $0.bytes, as: UTF8.self)) }
+            return try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": words]), mode: mode)
+        }
         return Layer(plain: try PhraseMatcher(lexicon, mode: mode),
                      squeezed: try PhraseMatcher(PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases), mode: mode),
                      benignPlain: try list(data.benign, squeeze: false), benignSqueezed: try list(data.benign, squeeze: true),
                      negation: try list(data.negations, squeeze: false), negationSqueezed: try list(data.negations, squeeze: true),
+                     negationAfter: try afterList(squeeze: false), negationAfterSqueezed: try afterList(squeeze: true),
                      categories: categories, near: try NearRules(rules, slots: data.slots, mode: mode))
     }
 
@@ -141,13 +162,15 @@ public struct SafetyGate: Sendable {
                 for layer in layers {
                     let matcher = squeezed ? layer.squeezed : layer.plain
                     let negation = squeezed ? layer.negationSqueezed : layer.negation
-                    matcher.forEachOccurrence(normalized: view) { start, _, category in
+                    let negationAfter = squeezed ? layer.negationAfterSqueezed : layer.negationAfter
+                    matcher.forEachOccurrence(normalized: view) { start, end, category in
                         let rank = layer.ranks[category]
                         if let best, best <= rank { return }
                         if let negation, SafetyGate.negated(before: start, in: view, by: negation) { return }
+                        if let negationAfter, SafetyGate.negated(after: end, in: view, by: negationAfter) { return }
                         best = rank
                     }
-                    for category in layer.near?.matches(in: view, squeezed: squeezed, negation: negation) ?? [] {
+                    for category in layer.near?.matches(in: view, squeezed: squeezed, negation: negation, negationAfter: negationAfter) ?? [] {
                         guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
                         if best.map({ rank < $0 }) ?? true { best = rank }
                     }
@@ -176,6 +199,39 @@ public struct SafetyGate: Sendable {
         }
         while i < start && t[i] & 0xC0 == 0x80 { i += 1 }  // a whole character first
         return negation.match(normalized: UnsafeBufferPointer(rebasing: t[i..<start])) != nil
+    }
+
+    /// Whether the rest of the clause after `end` is a negation phrase of
+    /// `negation` (a `negations_after` list), whole: "Er schlägt mich |
+    /// nicht.", "Ich bringe mich | nicht um", 死ぬつもり|はないです. The clause
+    /// ends at , . ; : ! ? or the end of the text, and in substring mode
+    /// also at a space (Japanese 。 and 、 read as spaces); in word mode the
+    /// spaces before the negation are skipped. Only the whole rest counts,
+    /// so that "Ich ritze mich nicht mehr so oft" or "Er schlägt mich nicht
+    /// nur …" stay alarms. Reads at most ``negationWindowBytes`` bytes, so
+    /// the gate stays linear in the text.
+    static func negated(after end: Int, in t: UnsafeBufferPointer<UInt8>, by negation: PhraseMatcher) -> Bool {
+        let word = negation.mode == .wordBoundary
+        var i = end
+        if word {
+            while i < t.count && t[i] == 32 { i += 1 }
+        }
+        let limit = min(t.count, i + negationWindowBytes)
+        var j = i
+        while j < limit {
+            let b = t[j]
+            if b == 44 || b == 46 || b == 59 || b == 58 || b == 33 || b == 63 || (!word && b == 32) { break }
+            j += 1
+        }
+        guard j < limit || limit == t.count else { return false }  // the clause goes on past the window
+        while j > i && t[j - 1] == 32 { j -= 1 }
+        guard j > i else { return false }
+        let length = j - i
+        var found = false
+        negation.forEachOccurrence(normalized: UnsafeBufferPointer(rebasing: t[i..<j])) { start, stop, _ in
+            if start == 0 && stop == length { found = true }
+        }
+        return found
     }
 
     /// Runs of the same ASCII letter collapsed to one ("diiiie" → "die"), and

@@ -76,7 +76,7 @@ public struct CompiledCache: Sendable {
             add(mode.rawValue)
             add(data.phrases)
             add(data.slots)
-            add(["benign": data.benign, "negations": data.negations])
+            add(["benign": data.benign, "negations": data.negations, "negations_after": data.negationsAfter])
         }
         return SHA256.digest(m).prefix(16).map { String(format: "%02x", $0) }.joined()
     }

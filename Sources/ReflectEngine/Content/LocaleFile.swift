@@ -179,6 +179,7 @@ package enum LocaleFile {
             case "slots": d.slots = try lists(value, "safety.slots")
             case "benign": d.benign = try doc.strings(value, "safety.benign")
             case "negations": d.negations = try doc.strings(value, "safety.negations")
+            case "negations_after": d.negationsAfter = try doc.strings(value, "safety.negations_after")
             case "medical": d.medical = try lists(value, "safety.medical")
             case "resources": d.resources = try lists(value, "safety.resources")
             case "helplines":
@@ -190,7 +191,7 @@ package enum LocaleFile {
                     d.helplines[category] = try lists(regions, "safety.helplines.\(name)")
                 }
             default:
-                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, medical, resources, helplines)")
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, medical, resources, helplines)")
             }
         }
         if validate {

@@ -437,7 +437,11 @@ public struct FlowAPI {
             t["achievements"] = .table(LuaTable(held))
             t["week"] = .string(progress.week)
         }
-        t["prep"] = .table(LuaTable(sequence: facts.prepItems.map { item in
+        // A person's own item that the safety gate flags is left out, like a
+        // flagged answer: a flow never quotes it back (however it was written:
+        // `reflect prep add`, s:prep_add, an import).
+        let prep = facts.prepItems.filter { !$0.label.isLiteral || language.safety.check($0.label.raw) == .ok }
+        t["prep"] = .table(LuaTable(sequence: prep.map { item in
             .table(LuaTable(named: ["id": .string(item.id), "text": .string(item.label.raw), "literal": .boolean(item.label.isLiteral)]))
         }))
         t["last_night_prep"] = .table(LuaTable(sequence: facts.lastNightPrep.map { m in
