@@ -4,7 +4,7 @@ import Testing
 /// Issue 19: a Prep Library item is the person's own words. Typed with
 /// `reflect prep add` or `rename`, crisis text gets the crisis notice like
 /// an answer; it is kept as written, and no flow ever shows it.
-@Suite("Prep Library items pass the safety gate", .timeLimit(.minutes(8)))
+@Suite("Prep Library items pass the safety gate", .hangGuard)
 struct PrepSafetyCLITests {
     let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-prep-safety-\(UUID().uuidString).sqlite").path
 
