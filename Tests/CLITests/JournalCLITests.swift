@@ -212,4 +212,81 @@ struct JournalCLITests {
         #expect(streak["current"] as? Int == ps["current"] as? Int)
         #expect(streak["longest"] as? Int == ps["longest"] as? Int)
     }
+
+    @Test("the weekly digest: headline, highlight and intention from the week's entries; the same week twice is identical; an empty week is gentle")
+    func digest() throws {
+        for (d, mood, note) in [(9, 4, "Long day"), (10, 5, "Tired"), (11, 4, "Slept badly"),
+                                (16, 6, "Quiet"), (17, 8, "A walk after work"), (19, 7, "Lunch with friends")] {
+            try checkIn(day: d, mood: mood, sleep: "7", note: "\"\(note)\"")
+        }
+        let deep = "\"The talk\"\n6\n\"quiet\"\n\"solo\"\n\"work\"\n{\"command\": \"skip\"}\n\"The deadline moved\"\n"
+            + "\"It matters to me\"\n\"Rehearse once with Sam\"\n{\"done\": true}\n"
+        let run = try reflect(["run", "journal.deep-session", "--answers", "-", "--format", "jsonl", "--now", "2026-11-18T20:00:00+01:00"], stdin: deep)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.events.last?["event"] as? String == "done", "\(run.stdout)")
+
+        let first = try reflect(["digest", "--week", "2026-11-18", "--now", "2026-11-23T10:00:00+01:00"])
+        let second = try reflect(["digest", "--week", "2026-11-22", "--now", "2026-12-24T10:00:00+01:00"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == second.stdout)
+        #expect(first.stdout.hasPrefix("Your week in brief, 2026-11-16 – 2026-11-22\n"))
+        #expect(first.stdout.contains("Your check-in mood averaged 7 this week, up 2.7 from the week before."), "\(first.stdout)")
+        #expect(first.stdout.contains("Your best day was Tuesday (mood 8 of 10) — “A walk after work”"))
+        #expect(first.stdout.contains("For next week: “Rehearse once with Sam”"))
+        #expect(first.stdout.contains("You showed up on 4 of 7 days · streak: 0 days, 4 at the longest"))
+        #expect(!first.stdout.lowercased().contains("because"))
+        let json1 = try reflect(["digest", "--week", "2026-11-16", "--format", "json", "--now", "2026-11-23T10:00:00+01:00"])
+        let json2 = try reflect(["digest", "--week", "2026-11-20", "--format", "json", "--now", "2027-01-05T10:00:00+01:00"])
+        #expect(json1.stdout == json2.stdout)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(json1.stdout.utf8)) as? [String: Any])
+        #expect((doc["headline"] as? [String: Any])?["kind"] as? String == "mood_change")
+        #expect((doc["highlight"] as? [String: Any])?["day"] as? String == "2026-11-17")
+        let md = try reflect(["digest", "--week", "2026-11-18", "--format", "md", "--now", "2026-11-23T10:00:00+01:00"])
+        #expect(md.stdout.hasPrefix("# Your week in brief, 2026-11-16 – 2026-11-22\n"))
+        #expect(md.stdout.contains("\n- You showed up on 4 of 7 days"))
+
+        let empty = try reflect(["digest", "--week", "2026-11-02", "--now", "2026-11-23T10:00:00+01:00"])
+        #expect(empty.status == 0)
+        #expect(empty.stdout == "Your week in brief, 2026-11-02 – 2026-11-08\n\nA quiet week: nothing was written, and that is all right.\n\n"
+                + "Whenever you are ready, one short check-in is enough to begin.\n")
+        let german = try reflect(["digest", "--week", "2026-11-02", "--locale", "de"])
+        #expect(german.stdout.contains("Eine stille Woche"))
+        let bad = try reflect(["digest", "--week", "next"])
+        #expect(bad.status != 0 && bad.stderr.contains("--week must be a date YYYY-MM-DD"))
+    }
+
+    @Test("reflect moments lists kept moments newest first with the entry each came from; filters; a deleted source loses its link")
+    func moments() throws {
+        try checkIn(day: 17, mood: 6, sleep: "7", note: "\"Honestly, I can ask for help before it gets heavy\"")
+        let moment = "\"check-in\"\n\"I can ask for help before it gets heavy\"\n\"self\"\n\"hope\"\n7\n\"Speak up on Monday\"\n{\"done\": true}\n"
+        let run = try reflect(["run", "journal.moment", "--answers", "-", "--format", "jsonl", "--now", "2026-11-17T22:00:00+01:00"], stdin: moment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try reflect(["export", "--format", "json"])
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(export.stdout.utf8)) as? [String: Any])
+        let checkInID = try #require((doc["sessions"] as? [[String: Any]])?.first { $0["flow_id"] as? String == "journal.check-in" }?["id"] as? String)
+
+        let text = try reflect(["moments"])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("Moments you kept (1)\n"))
+        #expect(text.stdout.contains("2026-11-17 · 7/10 · “I can ask for help before it gets heavy”"))
+        #expect(text.stdout.contains("Myself, Hope"))
+        #expect(text.stdout.contains("What it asks of you: Speak up on Monday"))
+        #expect(text.stdout.contains("From: Daily check-in, 2026-11-17 (\(checkInID))"), "\(text.stdout)")
+        let json = try reflect(["moments", "--format", "json", "--theme", "self", "--from", "2026-11-17"])
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(items.count == 1)
+        #expect((items.first?["link"] as? [String: Any])?["session"] as? String == checkInID)
+        #expect((items.first?["link"] as? [String: Any])?["by"] as? String == "quote")
+        #expect(try reflect(["moments", "--source", "session"]).stdout == "No moments match these filters.\n")
+        #expect(try reflect(["moments", "--theme", "money"]).stdout == "No moments match these filters.\n")
+        let bad = try reflect(["moments", "--theme", "weather"])
+        #expect(bad.status != 0 && bad.stderr.contains("--theme must be one of work, sleep"))
+
+        #expect(try reflect(["delete", checkInID]).status == 0)
+        let after = try reflect(["moments"])
+        #expect(after.stdout.contains("Its source entry was not found."))
+        let empty = try CLIRunner.run(["moments", "--db", FileManager.default.temporaryDirectory
+            .appendingPathComponent("reflect-empty-\(UUID().uuidString).sqlite").path], in: repositoryRoot)
+        #expect(empty.stdout.hasPrefix("No moments kept yet."))
+    }
 }

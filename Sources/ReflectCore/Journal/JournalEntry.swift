@@ -88,4 +88,7 @@ public enum JournalFlows {
     public static let metrics: [StepID] = ["mood", "energy", "stress", "sleep_hours", "sleep_quality"]
     /// Steps whose answers are a "next step" the weekly letter can commit to.
     public static let nextSteps: Set<StepID> = ["next_step", "action"]
+    /// Steps whose text the digest quotes for a best day, in this order: a
+    /// check-in's note, a moment's quote, a deep session's title.
+    public static let highlightSteps: [StepID] = ["note", "quote", "title"]
 }
