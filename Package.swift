@@ -65,7 +65,7 @@ let package = Package(
             "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation", "CLibedit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
-        // Workloads mirroring ../shared/anchors, measured under callgrind (docs/sandbox.md).
+        // Workloads mirroring bench/anchors, measured under callgrind (docs/sandbox.md).
         .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore",
                                                            "ReflectStoreJournal"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost"]),

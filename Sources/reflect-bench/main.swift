@@ -1,5 +1,5 @@
 // reflect-bench: the host's hot work, as workloads that mirror the C
-// anchors in ../shared/anchors (lua_host.c), so both can be measured in one
+// anchors in bench/anchors (lua_host.c), so both can be measured in one
 // run under callgrind: (Ir(N) − Ir(0)) / N instructions per item.
 //
 //   reflect-bench fresh N FLOW.lua   per session: a sandboxed LuaState, load the

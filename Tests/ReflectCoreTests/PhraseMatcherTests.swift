@@ -295,7 +295,7 @@ struct PhraseMatcherSubstringTests {
 
 // MARK: - Agreement with the C anchors' rule
 
-/// The C anchors' rule, written naively from its definition (shared/anchors/detect.c,
+/// The C anchors' rule, written naively from its definition (bench/anchors/detect.c,
 /// MODE word / substr): ASCII-lowercase the text; a phrase matches when it
 /// occurs as a substring and (word mode only) the byte before (if any) and
 /// the byte after (if any) are not in [a-z0-9_]; the label is the first
