@@ -41,11 +41,11 @@ extension Store {
     /// A session starts: exposures of the same person in the 7 days before
     /// it now count as "came back" (inside the caller's transaction).
     static func markReturn(user: String, session: String, startedAt: String, in db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             UPDATE experiment_exposure SET returned = 1
             WHERE user = ? AND returned = 0 AND session_id IS NOT ?
               AND julianday(?) > julianday(at) AND julianday(?) <= julianday(at) + 7
-            """, arguments: [user, session, startedAt, startedAt])
+            """).execute(arguments: [user, session, startedAt, startedAt])
     }
 
     /// Records exposures of a session's standing prompt (no answer with them).

@@ -204,8 +204,14 @@ extension Store {
         try doc.validate()
         return try write { db in
             var report = ImportReport()
+            // Statements run per session or per answer are prepared once.
+            let present = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ?)")
+            let insertAnswer = try db.cachedStatement(sql: """
+                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
             for (i, s) in doc.sessions.enumerated() {
-                if try SessionRecord.filter(SessionRecord.Columns.id == s.id).fetchCount(db) > 0 {
+                if try Bool.fetchOne(present, arguments: [s.id]) == true {
                     report.sessionsAlreadyPresent += 1
                     continue
                 }
@@ -218,8 +224,8 @@ extension Store {
                 try Store.markReturn(user: s.user, session: s.id, startedAt: s.startedAt, in: db)
                 for (j, a) in s.answers.enumerated() {
                     guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
-                    try AnswerRecord(sessionID: s.id, step: a.step, position: a.position, kind: kind, question: a.question, value: a.value,
-                                     state: a.state, answeredAt: a.answeredAt, safety: a.safety.flatMap(SafetyCategory.init(rawValue:))).insert(db)
+                    try insertAnswer.execute(arguments: [s.id, a.step, a.position, kind, a.question, a.value, a.state, a.answeredAt,
+                                                         a.safety.flatMap(SafetyCategory.init(rawValue:))])
                 }
                 for (j, d) in s.distortions.enumerated() {
                     guard let type = DistortionType(rawValue: d.type) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "distortions[\(j)].type", reason: "unknown distortion") }

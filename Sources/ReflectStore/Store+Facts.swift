@@ -24,11 +24,15 @@ extension Store {
     static func daySessions(user: String, from: CalendarDay, to: CalendarDay, rules: DayRules, in db: Database) throws -> [DaySession] {
         // A logical day's instants are written with local dates from two days before to two after
         // (the clock's offset against the person's zone, up to 26 hours apart, and the boundary).
-        let rows = try Row.fetchAll(db, sql: """
+        // The `clock` range is implied by the local-date condition (a text
+        // whose first ten characters lie in a…b lies in a…<b+1 day); it lets
+        // the (user, clock) index read only those days.
+        let first = from.adding(days: -2).description, last = to.adding(days: 2).description
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT id, flow_id, status, clock, started_at, facts FROM session
-            WHERE user = ? AND substr(clock, 1, 10) BETWEEN ? AND ?
+            WHERE user = ? AND clock >= ? AND clock < ? AND substr(clock, 1, 10) BETWEEN ? AND ?
             ORDER BY started_at, rowid
-            """, arguments: [user, from.adding(days: -2).description, to.adding(days: 2).description])
+            """), arguments: [user, first, to.adding(days: 3).description, first, last])
         var out: [DaySession] = []
         for row in rows {
             let clockText: String = row["clock"] ?? ""
@@ -71,8 +75,8 @@ extension Store {
                 }
             }
             if earlier.count > SessionLimits.maxAnswers { earlier.removeFirst(earlier.count - SessionLimits.maxAnswers) }
-            let firstEver = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session WHERE user = ? AND flow_id = ?",
-                                             arguments: [user, flowID]) == 0
+            let firstEver = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE user = ? AND flow_id = ?)"),
+                                              arguments: [user, flowID]) != true
             let library = try Store.prepRows(user: user, in: db).map(\.item)
             let marks = try PrepMarkRecord.filter(Column("user") == user && Column("day") == moment.day.adding(days: -1).description)
                 .fetchAll(db)

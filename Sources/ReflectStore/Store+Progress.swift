@@ -65,11 +65,16 @@ extension Store {
         guard !marks.isEmpty else { return }
         let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)")
         let step = try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
+        // Achievements are recomputed (a read of the person's whole
+        // history) only when what they read changed: a new showed-up day,
+        // or a new mark of a step they count (``AchievementRules/reads(_:)``);
+        // not for every answer.
         var changed = false
         for m in marks {
             try day.execute(arguments: [user, m.day.ordinal])
-            try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
             changed = changed || db.changesCount > 0
+            try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
+            changed = changed || (db.changesCount > 0 && AchievementRules.reads(m))
         }
         if changed { try recordAchievements(user: user, in: db) }
     }
@@ -77,7 +82,8 @@ extension Store {
     /// Records the achievements the person's history earned and that are
     /// not recorded yet (``AchievementRules``, after their last reset).
     static func recordAchievements(user: String, in db: Database) throws {
-        let reset = try Int.fetchOne(db, sql: "SELECT day FROM achievement_reset WHERE user = ?", arguments: [user]).map(CalendarDay.init(ordinal:))
+        let reset = try Int.fetchOne(db.cachedStatement(sql: "SELECT day FROM achievement_reset WHERE user = ?"), arguments: [user])
+            .map(CalendarDay.init(ordinal:))
         let history = try achievementHistory(user: user, in: db).after(reset)
         let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
         for (achievement, day) in AchievementRules.earned(by: history) {

@@ -84,13 +84,15 @@ extension Store {
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
             // An edited answer's themes replace the earlier ones.
-            try db.execute(sql: "DELETE FROM answer_theme WHERE session_id = ? AND step = ?", arguments: [answer.sessionID, answer.step])
+            try db.cachedStatement(sql: "DELETE FROM answer_theme WHERE session_id = ? AND step = ?")
+                .execute(arguments: [answer.sessionID, answer.step])
             for theme in themes {
                 try AnswerThemeRecord(sessionID: answer.sessionID, step: answer.step, theme: theme).insert(db)
             }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
             if activityDay != nil || !celebrations.isEmpty,
-               let owner = try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: [answer.sessionID]) {
+               let owner = try Row.fetchOne(db.cachedStatement(sql: "SELECT user, flow_id FROM session WHERE id = ?"),
+                                            arguments: [answer.sessionID]) {
                 let user: String = owner["user"], flow: String = owner["flow_id"]
                 if let day = activityDay {
                     var marks = ActivityMark.answer(answer.value, flow: flow, step: answer.step, day: day)
@@ -136,10 +138,10 @@ extension Store {
     // never a GRDB precondition failure that would stop the process.
 
     static func upsert(_ d: DistortionRecord, in db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO distortion (session_id, step, type, detected_at) VALUES (?, ?, ?, ?)
             ON CONFLICT (session_id, step) DO UPDATE SET type = excluded.type, detected_at = excluded.detected_at
-            """, arguments: [d.sessionID, d.step, d.type, d.detectedAt])
+            """).execute(arguments: [d.sessionID, d.step, d.type, d.detectedAt])
     }
 
     static func complete(_ id: String, _ c: SessionCompletion, in db: Database) throws {

@@ -23,7 +23,12 @@
 //                                    the English lists grown to PHRASES crisis
 //                                    phrases (distinct filler phrases added), over
 //                                    N texts of about BYTES bytes (lines joined)
-//   reflect-bench write N DBPATH     N durable answer writes, one transaction each
+//   reflect-bench write N DBPATH     N durable answer writes (the answer row
+//                                    alone), one transaction each
+//   reflect-bench journal-write N DBPATH [HISTORY_DAYS]   N answers journalled as
+//                                    `reflect run` does (StoreJournal: with step
+//                                    and showed-up days, themes, achievements),
+//                                    after HISTORY_DAYS days of earlier activity
 //   reflect-bench livemem CONTENT    GCCOUNT of a session waiting at its 4th prompt
 //   reflect-bench streak DBPATH [RUNS]   10 years of daily activity (3653 days
 //                                    ending 2025-06-01, through the store's one
@@ -41,6 +46,7 @@ import LuaHost
 import ReflectCore
 import ReflectEngine
 import ReflectStore
+import ReflectStoreJournal
 
 let answers: [LuaValue] = [
     "My manager criticised my report in front of the whole team",
@@ -95,6 +101,20 @@ func runSession(_ lua: LuaState, _ flow: LuaFunction, _ checksum: inout Int) thr
         }
     }
     lua.release(co)
+}
+
+/// `days` days of activity ending the day before 2026-11-22, as a daily
+/// reflection leaves it (every step saved, the session completed): what
+/// an answer's write reads back to award achievements. One transaction.
+func writeHistory(_ store: Store, days: Int) throws {
+    guard let last = CalendarDay("2026-11-21") else { fail("day") }
+    var marks: [ActivityMark] = []
+    for k in 0..<days {
+        let day = last.adding(days: -k)
+        for i in 0..<7 { marks += ActivityMark.answer(.text("An earlier answer"), flow: "reflection.negative", step: StepID("q\(i)") ?? "q", day: day) }
+        marks.append(.completed(flow: "reflection.negative", day: day))
+    }
+    try store.markActivity(marks, user: "bench")
 }
 
 let args = CommandLine.arguments
@@ -244,6 +264,8 @@ do {
         for i in 0..<n where gate.check(texts[i % texts.count]) != .ok { flagged += 1 }
         print("mode=safety-sized phrases=\(have) bytes=\(size) texts=\(texts.count) flagged=\(flagged)")
     case "write":
+        // The answer row alone, in its own durable transaction: what the C
+        // anchor's one-row insert compares with.
         guard args.count >= 4, let n = Int(args[2]) else { fail("write N DBPATH") }
         let store = try Store(path: args[3])
         try store.beginSession(SessionRecord(id: "bench", flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil,
@@ -256,6 +278,28 @@ do {
                                                 answeredAt: "2026-11-22T08:00:00Z"))
         }
         print("mode=write rows=\(n) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "journal-write":
+        // The engine's own write: StoreJournal.answered, as `reflect run`
+        // journals each answer (with its step day, showed-up day, themes and
+        // achievements), optionally after HISTORY_DAYS days of activity.
+        guard args.count >= 4, let n = Int(args[2]) else { fail("journal-write N DBPATH [HISTORY_DAYS]") }
+        let historyDays = args.count >= 5 ? Int(args[4]) ?? 0 : 0
+        let store = try Store(path: args[3])
+        if historyDays > 0 { try writeHistory(store, days: historyDays) }
+        let day = "2026-11-22"
+        try store.beginSession(SessionRecord(id: "bench", flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil,
+                                             user: "bench", mood: .bad, seed: 0, clock: day + "T08:00:00Z", startedAt: day + "T08:00:00Z"))
+        let journal = StoreJournal(store: store, sessionID: "bench", day: day, timestamp: { day + "T08:00:00Z" })
+        let value = AnswerValue.text(String(repeating: "My manager criticised my report in front of the team. ", count: 4))
+        let start = Date()
+        for i in 0..<n {
+            let step = StepID("s\(i)") ?? "s"
+            try journal.answered(RecordedAnswer(step: step, value: value), position: i,
+                                 prompt: Prompt(session: "bench", step: step, index: i + 1, total: nil, kind: .text,
+                                                text: "What happened today that affected your mood?"),
+                                 outcome: AnswerOutcome())
+        }
+        print("mode=journal-write rows=\(n) history=\(historyDays) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
     case "experiment-report":
         guard args.count >= 4, let n = Int(args[2]) else { fail("experiment-report N DBPATH") }
         let experiment = Experiment(key: "bench", variations: [ExperimentVariation(id: "control"), ExperimentVariation(id: "warm")])

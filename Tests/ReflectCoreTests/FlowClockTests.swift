@@ -65,4 +65,55 @@ struct FlowClockTests {
     func invalid(text: String) {
         #expect(FlowClock(iso8601: text) == nil)
     }
+
+    // FlowClock reads, prints and splits timestamps by arithmetic (an ICU
+    // formatter per call cost most of an import); Foundation's formatter
+    // and calendar are the reference it must agree with exactly.
+    static func reference(offset: Int) -> ISO8601DateFormatter {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(secondsFromGMT: offset)
+        return f
+    }
+
+    @Test("timestamps print, read back and split into local fields as Foundation's formatter and calendar do")
+    func agreesWithFoundation() throws {
+        var rng = SeededRandom(seed: 20)
+        for i in 0..<400 {
+            // Instants from 1601 to 9998 (and near today more often).
+            let seconds = i % 2 == 0 ? Int(rng.integer(in: -11_600_000_000...253_300_000_000)) : Int(rng.integer(in: 1_700_000_000...1_900_000_000))
+            // Offsets as zones have them (whole, half and three-quarter hours).
+            let offset = i % 5 == 0 ? 0 : Int(rng.integer(in: -12...14)) * 3600 + [0, 1800, 2700][Int(rng.integer(in: 0...2))]
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds) + (i % 3 == 0 ? 0.75 : 0))
+            let reference = FlowClockTests.reference(offset: offset)
+            let text = reference.string(from: date)
+            let clock = FlowClock(date: date, utcOffsetSeconds: offset)
+            #expect(clock.iso8601 == text)
+            let read = try #require(FlowClock(iso8601: text))
+            #expect(read.date == reference.date(from: text))
+            #expect(read.utcOffsetSeconds == offset)
+            var cal = Calendar(identifier: .gregorian)
+            cal.timeZone = try #require(TimeZone(secondsFromGMT: offset))
+            let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+            #expect(clock.local == LocalTime(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0, hour: c.hour ?? 0,
+                                             minute: c.minute ?? 0, weekday: c.weekday ?? 0))
+        }
+    }
+
+    @Test("a timestamp is taken exactly when Foundation's formatter takes it (with an offset)", arguments: [
+        "2026-02-29T08:00:00Z", "2028-02-29T08:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+        "2026-00-10T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T23:60:00Z", "2026-11-22T23:59:60Z",
+        "2026-11-22T08:30:00+18:00", "2026-11-22T08:30:00-18:00", "2026-11-22T08:30:00+18:30", "2026-11-22T08:30:00+23:59",
+        "2026-11-22T08:30:00+01:60", "2026-11-22T08:30:00+0100", "2026-11-22T08:30:00.5Z", "2026-11-22t08:30:00Z",
+        "2026-11-22T08:30:00z", "2026-11-22 08:30:00Z", "2026-1-22T08:30:00Z", "+2026-11-22T08:30:00Z", "2026-11-22T08:30:00+01:00Z",
+        "0999-12-31T23:59:59Z", "1582-10-10T00:00:00Z", "1600-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-11-22T08:30:0１Z",
+    ])
+    func acceptsAsFoundationDoes(text: String) {
+        let reference = FlowClockTests.reference(offset: 0)
+        let tail = text.suffix(6)
+        let offsetShaped = text.hasSuffix("Z") || text.hasSuffix("z")
+            || (tail.count == 6 && (tail.first == "+" || tail.first == "-") && Int(tail.dropFirst().prefix(2)) != nil && Int(tail.suffix(2)) != nil)
+        let expected = reference.date(from: text).flatMap { offsetShaped ? $0 : nil }
+        #expect(FlowClock(iso8601: text)?.date == expected)
+    }
 }

@@ -48,6 +48,26 @@ struct ProgressStoreTests {
         #expect(try store.achievements(user: "default").count == 4)
     }
 
+    @Test("an achievement earned by a step answered on a day already showed up is recorded (the recompute is not skipped)")
+    func earnedLaterInTheDay() throws {
+        // Achievements are recomputed only when what they read changes;
+        // an evening's prep Yes on a day a mood log already marked must still count.
+        let store = try temporaryStore()
+        for d in 16...20 {
+            let date = String(format: "2026-11-%02d", d)
+            try store.logMood(MoodLogRequest(user: "default", day: date, mood: .good, note: nil, source: .log, sessionID: nil,
+                                             at: "\(date)T07:00:00+01:00", conflict: .keepExisting))
+            let id = "e-\(date)"
+            try store.beginSession(coachSession(id, flow: "coach.evening", on: date))
+            try store.recordAnswer(answer(id, "mood", 0, .text("fine")), activityDay: day(date))
+            try store.recordAnswer(answer(id, "prep", 1, .boolean(true)), activityDay: day(date))
+        }
+        #expect(try store.achievements(user: "default").map(\.key).contains("weekly_consistency:2026-W47"))
+        // Other steps' marks on a day already showed up change nothing.
+        #expect(AchievementRules.reads(ActivityMark(day: day("2026-11-20"), flow: "coach.evening", step: "mood", kind: .saved)) == false)
+        #expect(AchievementRules.reads(ActivityMark(day: day("2026-11-20"), flow: "coach.evening", step: "prep", kind: .positive)))
+    }
+
     @Test("facts for a session: per-step history, completions, achievements held, today's week")
     func facts() throws {
         let store = try temporaryStore()

@@ -16,6 +16,10 @@ public struct FlowClock: Sendable, Equatable {
     /// Parses `2026-11-22T08:30:00+01:00` or `...Z`. The offset is kept: it
     /// decides the local hour and day.
     public init?(iso8601 text: String) {
+        if let (seconds, offset) = FlowClock.parseInternetTime(text) {
+            self.init(date: Date(timeIntervalSince1970: TimeInterval(seconds)), utcOffsetSeconds: offset)
+            return
+        }
         guard let date = FlowClock.formatter.withLock({ $0.date(from: text) }) else { return nil }
         let offset: Int
         if text.hasSuffix("Z") || text.hasSuffix("z") {
@@ -37,6 +41,7 @@ public struct FlowClock: Sendable, Equatable {
 
     /// ISO-8601 with the offset, second precision.
     public var iso8601: String {
+        if let text = FlowClock.formatInternetTime(date, offset: utcOffsetSeconds) { return text }
         let zone = TimeZone(secondsFromGMT: utcOffsetSeconds)
         return FlowClock.formatter.withLock { f in
             f.timeZone = zone
@@ -55,6 +60,7 @@ public struct FlowClock: Sendable, Equatable {
 
     /// Local calendar fields at the session's offset.
     public var local: LocalTime {
+        if let fields = FlowClock.localFields(date, offset: utcOffsetSeconds) { return fields }
         var cal = Calendar(identifier: .gregorian)
         cal.timeZone = TimeZone(secondsFromGMT: utcOffsetSeconds) ?? TimeZone(identifier: "UTC") ?? cal.timeZone
         let c = cal.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)

@@ -83,6 +83,18 @@ public enum AchievementRules {
     public static let stressStep: StepID = "stress_response"
     public static let prepStep: StepID = "prep"
 
+    /// Whether ``earned(by:)`` reads marks like `mark` (besides the
+    /// showed-up days): a new mark of any other step, on a day already
+    /// showed up, cannot earn anything, so the store does not recompute.
+    public static func reads(_ mark: ActivityMark) -> Bool {
+        switch mark.kind {
+        case .completed: mark.flow == morningFlow && mark.step.isEmpty
+        case .positive: mark.flow == eveningFlow && mark.step == prepStep.rawValue
+        case .saved: mark.flow == morningFlow && mark.step == stressStep.rawValue
+        case .logged: false
+        }
+    }
+
     /// Every achievement the history earned, with the day it was earned,
     /// in order of that day (then key).
     public static func earned(by history: AchievementHistory) -> [(achievement: Achievement, day: CalendarDay)] {
