@@ -102,7 +102,9 @@ struct DigestText {
         out.append("")
         let bullet = markdown ? "- " : "  "
         if let streak = d.streak {
-            out.append(bullet + s("digest.streak", "\(d.daysShowedUp)", "\(streak.current)", "\(streak.longest)"))
+            // A streak that ended is not named as "0 days": the longest is.
+            out.append(bullet + (streak.current > 0 ? s("digest.streak", "\(d.daysShowedUp)", "\(streak.current)", "\(streak.longest)")
+                                                    : s("digest.streak.longest", "\(d.daysShowedUp)", "\(streak.longest)")))
         }
         let metrics = InsightsText(language: language, markdown: markdown)
         if let week = d.checkIns {

@@ -90,7 +90,7 @@ extension NotificationVoice: ExpressibleByArgument {}
 struct Open: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a reflect:// link: reflect://prepTonight (evening prep), reflect://reviewPrep (morning, after last night's marks), "
-            + "reflect://needHelp (I Need Help).",
+            + "reflect://needHelp (I Need Help), reflect://partsLetter (the weekly parts letter).",
         discussion: "Options after the link are those of `reflect run` (--answers, --format, --now, --db, --locale, …).")
 
     @Argument(help: "The link, e.g. reflect://needHelp.")

@@ -141,7 +141,7 @@ struct CoachDayCLITests {
     func openLinks() throws {
         let bad = try reflect(["open", "reflect://teleport", "--answers", "-", "--format", "jsonl"], stdin: "\"stress\"\n")
         #expect(bad.status == 1)
-        #expect(bad.stderr.contains("unknown link 'reflect://teleport' (links: reflect://prepTonight, reflect://reviewPrep, reflect://needHelp)"))
+        #expect(bad.stderr.contains("unknown link 'reflect://teleport' (links: reflect://prepTonight, reflect://reviewPrep, reflect://needHelp, reflect://partsLetter)"))
         #expect(bad.stdout.isEmpty)
         #expect(try reflect(["history"]).stdout.contains("Sessions\n  (none yet)"), "nothing was started")
 

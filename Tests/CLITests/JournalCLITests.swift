@@ -233,7 +233,7 @@ struct JournalCLITests {
         #expect(first.stdout.contains("Your check-in mood averaged 7 this week, up 2.7 from the week before."), "\(first.stdout)")
         #expect(first.stdout.contains("Your best day was Tuesday (mood 8 of 10) — “A walk after work”"))
         #expect(first.stdout.contains("For next week: “Rehearse once with Sam”"))
-        #expect(first.stdout.contains("You showed up on 4 of 7 days · streak: 0 days, 4 at the longest"))
+        #expect(first.stdout.contains("You showed up on 4 of 7 days · longest streak: 4 days"))
         #expect(!first.stdout.lowercased().contains("because"))
         let json1 = try reflect(["digest", "--week", "2026-11-16", "--format", "json", "--now", "2026-11-23T10:00:00+01:00"])
         let json2 = try reflect(["digest", "--week", "2026-11-20", "--format", "json", "--now", "2027-01-05T10:00:00+01:00"])
@@ -288,5 +288,17 @@ struct JournalCLITests {
         let empty = try CLIRunner.run(["moments", "--db", FileManager.default.temporaryDirectory
             .appendingPathComponent("reflect-empty-\(UUID().uuidString).sqlite").path], in: repositoryRoot)
         #expect(empty.stdout.hasPrefix("No moments kept yet."))
+    }
+
+    @Test("the coach's link reflect://partsLetter opens the weekly parts letter; the adult self's answer quotes the part's need")
+    func partsLetterLink() throws {
+        let answers = "{\"done\": true}\n\"That the evening will be empty\"\n\"Some warmth after a long day\"\n\"I hear you\"\n{\"done\": true}\n"
+        let run = try reflect(["open", "reflect://partsLetter", "--answers", "-", "--format", "jsonl", "--now", "2026-11-22T19:00:00+01:00"],
+                              stdin: answers)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.events.last?["event"] as? String == "done", "\(run.stdout)")
+        #expect(run.stdout.contains("This part needs “Some warmth after a long day”."))
+        let history = try reflect(["history"])
+        #expect(history.stdout.contains("journal.parts-letter"), "\(history.stdout)")
     }
 }

@@ -51,11 +51,12 @@ struct CoachModelTests {
         #expect(try DeepLink(url: "reflect://needHelp").flowID == "coach.need-help")
         #expect(try DeepLink(url: "reflect://prepTonight/").flowID == "coach.evening")
         #expect(try DeepLink(url: "reflect://reviewPrep").flowID == "coach.morning")
+        #expect(try DeepLink(url: "reflect://partsLetter").flowID == "journal.parts-letter")
         for bad in ["reflect://nowhere", "https://example.com", "needHelp", "reflect://"] {
             #expect(throws: DeepLinkError.self) { try DeepLink(url: bad) }
         }
         do { _ = try DeepLink(url: "reflect://nowhere") } catch {
-            #expect(error.description == "unknown link 'reflect://nowhere' (links: reflect://prepTonight, reflect://reviewPrep, reflect://needHelp)")
+            #expect(error.description == "unknown link 'reflect://nowhere' (links: reflect://prepTonight, reflect://reviewPrep, reflect://needHelp, reflect://partsLetter)")
         }
     }
 

@@ -9,6 +9,8 @@ public enum DeepLink: String, Sendable, CaseIterable, Codable {
     case reviewPrep
     /// The I Need Help flow.
     case needHelp
+    /// The weekly parts letter (optional, once a week; docs/journal.md).
+    case partsLetter
 
     public static let scheme = "reflect://"
 
@@ -30,6 +32,7 @@ public enum DeepLink: String, Sendable, CaseIterable, Codable {
         case .prepTonight: "coach.evening"
         case .reviewPrep: "coach.morning"
         case .needHelp: "coach.need-help"
+        case .partsLetter: "journal.parts-letter"
         }
     }
 }
