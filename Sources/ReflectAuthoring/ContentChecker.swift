@@ -116,6 +116,7 @@ public struct ContentChecker: Sendable {
                         switch TranslationState.of(key: key, entry: doc.entries[key], english: en) {
                         case .missing: why = "missing"
                         case .stale: why = "stale"
+                        case .unconfirmed: why = "unconfirmed"
                         default: continue
                         }
                         reportedAtFlow.insert("\(tag)|\(key)")

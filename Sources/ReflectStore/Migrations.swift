@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 11
+    static let schemaVersion = 12
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -319,6 +319,15 @@ enum Migrations {
             try db.create(index: "session_user_clock", on: "session", columns: ["user", "clock"], ifNotExists: true)
             try db.create(index: "session_user_flow", on: "session", columns: ["user", "flow_id"], ifNotExists: true)
             try db.execute(sql: "PRAGMA user_version = 11")
+        }
+        register("v12: option labels as shown; sessions set aside when their flow changed") { db in
+            // The options a choice or checklist offered, as shown (id and
+            // label, in the flow's order), so an answer reads as it was given.
+            try db.alter(table: "answer") { t in t.add(column: "options", .text) }
+            // A session whose flow changed under it, set aside by the person
+            // starting anew: kept and readable, never resumed.
+            try db.alter(table: "session") { t in t.add(column: "set_aside_at", .text) }
+            try db.execute(sql: "PRAGMA user_version = 12")
         }
         return m
     }

@@ -173,6 +173,7 @@ extension Store {
             id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
             user: s.user, mood: storedMood, seed: s.seedValue, clock: s.clock, startedAt: s.startedAt, completedAt: s.completedAt,
             status: s.status, pre: s.pre, post: s.post, answers: [], distortions: [], events: [], facts: s.facts)
+            .settingAside(s.setAsideAt)
     }
 
     /// Why a row cannot be read, for a problem report: GRDB's message
@@ -207,8 +208,8 @@ extension Store {
             // Statements run per session or per answer are prepared once.
             let present = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ?)")
             let insertAnswer = try db.cachedStatement(sql: """
-                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for (i, s) in doc.sessions.enumerated() {
                 if try Bool.fetchOne(present, arguments: [s.id]) == true {
@@ -219,13 +220,16 @@ extension Store {
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
                                   user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
                                   completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts,
-                                  variants: s.variants.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
+                                  variants: s.variants.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
+                                  setAsideAt: s.setAsideAt)
                     .insert(db)
                 try Store.markReturn(user: s.user, session: s.id, startedAt: s.startedAt, in: db)
                 for (j, a) in s.answers.enumerated() {
                     guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
+                    // The options as shown, JSON (only choices and checklists have them).
+                    let options = a.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
                     try insertAnswer.execute(arguments: [s.id, a.step, a.position, kind, a.question, a.value, a.state, a.answeredAt,
-                                                         a.safety.flatMap(SafetyCategory.init(rawValue:))])
+                                                         a.safety.flatMap(SafetyCategory.init(rawValue:)), options])
                 }
                 for (j, d) in s.distortions.enumerated() {
                     guard let type = DistortionType(rawValue: d.type) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "distortions[\(j)].type", reason: "unknown distortion") }

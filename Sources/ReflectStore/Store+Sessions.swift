@@ -68,15 +68,17 @@ extension Store {
             // UPDATE, then an INSERT, each with Codable encoding: about ten
             // times the instructions (see BENCHMARKS.md).
             let upsert = try db.cachedStatement(sql: """
-                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (session_id, step) DO UPDATE SET
                     position = excluded.position, kind = excluded.kind, question = excluded.question,
                     value = excluded.value, state = excluded.state, answered_at = excluded.answered_at,
-                    safety = excluded.safety
+                    safety = excluded.safety, options = excluded.options
                 """)
+            // The options as shown, JSON (only choices and checklists have them).
+            let options = answer.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
-                                           answer.value, answer.state, answer.answeredAt, answer.safety])
+                                           answer.value, answer.state, answer.answeredAt, answer.safety, options])
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
@@ -159,11 +161,26 @@ extension Store {
 
     // MARK: Reading
 
-    /// Unfinished sessions, newest first (optionally of one flow).
+    /// Sets an unfinished session aside: its flow changed under it and the
+    /// person chose to start anew. Its answers stay as they are (readable
+    /// by `reflect show` and the export); it is no longer offered for
+    /// resuming (``unfinishedSessions(user:flowID:)``).
+    public func setAside(_ id: String, at: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "UPDATE session SET set_aside_at = ? WHERE id = ? AND status = ? AND set_aside_at IS NULL",
+                           arguments: [at, id, SessionRecord.Status.active])
+            if db.changesCount == 0, try SessionRecord.filter(SessionRecord.Columns.id == id).fetchCount(db) == 0 {
+                throw StoreError.sessionNotFound(id)
+            }
+        }
+    }
+
+    /// Unfinished sessions that can be resumed (not set aside), newest
+    /// first (optionally of one flow).
     public func unfinishedSessions(user: String, flowID: String? = nil) throws(StoreError) -> [SessionRecord] {
         try read { db in
             typealias C = SessionRecord.Columns
-            var q = SessionRecord.filter(C.user == user && C.status == SessionRecord.Status.active)
+            var q = SessionRecord.filter(C.user == user && C.status == SessionRecord.Status.active && C.setAsideAt == nil)
             if let flowID { q = q.filter(C.flowID == flowID) }
             return try q.order(C.startedAt.desc, C.id).fetchAll(db)
         }

@@ -31,7 +31,8 @@ public final class StoreJournal: SessionJournal {
         let at = timestamp()
         let step = answer.step
         let row = AnswerRecord(sessionID: sessionID, step: step, position: position, kind: prompt.kind, question: prompt.text,
-                               value: answer.value, answeredAt: at, safety: outcome.safety)
+                               value: answer.value, answeredAt: at, safety: outcome.safety,
+                               options: prompt.options.isEmpty ? nil : prompt.options)
         try store.recordAnswer(
             row,
             safetyEvent: outcome.safety.map { SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: $0, at: at) },

@@ -32,7 +32,8 @@ public struct LocaleTools: Sendable {
         let en = try english()
         let tags = tag.map { [$0] } ?? library.availableLocales().filter { $0 != "en" }
         var out: [LocaleStatus] = []
-        for t in tags { out.append(LocaleStatus(try translation(t), english: en)) }
+        let history = EnglishHistory(library: library)
+        for t in tags { out.append(LocaleStatus(try translation(t), english: en, history: history)) }
         return out
     }
 
@@ -63,6 +64,7 @@ public struct LocaleTools: Sendable {
             for k in s.unknown { add(.localeUnknownKey, k, "not a key of locales/en.yaml (typo, or removed from English?)") }
             for k in s.missing { add(.localeMissing, k, "not translated yet (English is shown)") }
             for k in s.stale { add(.localeStale, k, "the English text changed since this was translated (English is shown until confirmed)") }
+            for k in s.unconfirmed { add(.localeStale, k, "translated, but never confirmed against the English (English is shown until confirmed)") }
             for l in s.missingLists {
                 if l == "safety" {
                     add(.localeMissingSafety, nil, "no safety section: crisis language in this language would go unrecognised")
@@ -112,11 +114,11 @@ public struct LocaleTools: Sendable {
     }
 
     public func exportPO(_ tag: String, revisionDate: String) throws(EngineError) -> String {
-        POFile.export(try translation(tag), english: try english(), revisionDate: revisionDate)
+        POFile.export(try translation(tag), english: try english(), revisionDate: revisionDate, history: EnglishHistory(library: library))
     }
 
     public func exportXLIFF(_ tag: String) throws(EngineError) -> String {
-        XLIFFFile.export(try translation(tag), english: try english())
+        XLIFFFile.export(try translation(tag), english: try english(), history: EnglishHistory(library: library))
     }
 
     /// What an import changed.
@@ -136,35 +138,64 @@ public struct LocaleTools: Sendable {
         let name = url.lastPathComponent
         guard let data = try? Data(contentsOf: url) else { throw .invalidContent(file: name, line: nil, message: "cannot read the file") }
         var language: String?
-        var items: [(key: String, english: String, text: String, final: Bool, note: String?)] = []
+        var languageLine: Int?
+        var items: [(key: String, english: String, text: String, final: Bool, note: String?, line: Int)] = []
         let looksXML = data.prefix(100).contains(UInt8(ascii: "<"))
         if looksXML {
             let parsed = try XLIFFFile.parse(data, file: name)
             language = parsed.language
             for u in parsed.units {
-                guard let key = u.key else { throw .invalidContent(file: name, line: nil, message: "a trans-unit without a key (\(u.source.prefix(40)))") }
+                guard let key = u.key else {
+                    throw .invalidContent(file: name, line: u.line, message: "a trans-unit without a key (\(u.source.prefix(40)))")
+                }
                 let note = u.notes.filter { $0.from == "translator" || $0.from == "po-translator" }.map(\.text)
-                items.append((key, u.source, u.target ?? "", u.isFinal, note.isEmpty ? nil : note.joined(separator: "\n")))
+                items.append((key, u.source, u.target ?? "", u.isFinal, note.isEmpty ? nil : note.joined(separator: "\n"), u.line))
             }
         } else {
             let parsed = try POFile.parse(String(decoding: data, as: UTF8.self), file: name)
             language = parsed.language
+            languageLine = parsed.languageLine
             for e in parsed.entries {
-                guard let key = e.key else { throw .invalidContent(file: name, line: nil, message: "an entry without msgctxt (\(e.id.prefix(40)))") }
+                guard let key = e.key else {
+                    throw .invalidContent(file: name, line: e.line, message: "an entry without msgctxt (\(e.id.prefix(40)))")
+                }
                 items.append((key, e.id, e.str, !e.flags.contains("fuzzy"),
-                              e.translatorComments.isEmpty ? nil : e.translatorComments.joined(separator: "\n")))
+                              e.translatorComments.isEmpty ? nil : e.translatorComments.joined(separator: "\n"), e.line))
             }
         }
-        guard let target = tag ?? language else {
+        // The file says which language it is: it must be the one named, or a
+        // file translated for one language would overwrite another's.
+        if let tag, let language, LocaleTools.sameLanguage(tag, language) == false {
+            throw .invalidContent(file: name, line: languageLine,
+                                  message: "the file is a translation into '\(language)' (its Language header), not '\(tag)'; nothing was imported "
+                                      + "(import it with --locale \(language), or export a file for \(tag): reflect locales export \(tag))")
+        }
+        guard let typed = tag ?? language else {
             throw .invalidContent(file: name, line: nil, message: "the file does not say its language; pass --locale TAG")
         }
+        let target = (try? library.resolveLocale(typed)) ?? typed
         let en = try english()
         let original = try translation(target)
         var doc = original
         var summary = ImportSummary(locale: target)
         for item in items {
-            guard en.entries[item.key] != nil else {
-                throw .invalidContent(file: name, line: nil, message: "'\(item.key)' is not a key of locales/en.yaml; nothing was imported")
+            guard let source = en.entries[item.key] else {
+                throw .invalidContent(file: name, line: item.line, message: "'\(item.key)' is not a key of locales/en.yaml; nothing was imported")
+            }
+            // Placeholders are checked like `msgfmt -c`: a translation must keep
+            // exactly the %@ / %1$@ of the English it translates (the file's,
+            // and today's, which it will be shown for).
+            guard !item.text.isEmpty else { continue }
+            let have = Template(item.text).arguments
+            for (english, which) in [(item.english, "the English in the file"), (source.text, "the English of locales/en.yaml")] {
+                let want = Template(english).arguments
+                guard have != want else { continue }
+                let lost = want.subtracting(have).sorted().map { want.count == 1 && $0 == 1 ? "%@" : "%\($0)$@" }
+                let extra = have.subtracting(want).sorted().map { "%\($0)$@" }
+                let what = !lost.isEmpty ? "lost \(lost.joined(separator: " "))" : "has \(extra.joined(separator: " ")), which"
+                throw .invalidContent(file: name, line: item.line,
+                                      message: "'\(item.key)': the translation \(what) \(lost.isEmpty ? "is not in" : "that is in") \(which) "
+                                          + "(placeholders must be the same); nothing was imported")
             }
         }
         for item in items {
@@ -182,14 +213,68 @@ public struct LocaleTools: Sendable {
                 summary.updated.append(item.key)
             }
         }
-        try save(doc, original: original, english: en)
+        try save(doc, original: original, english: en, alsoTranslatedFrom: items.filter { $0.final }.map { $0.english })
         return summary
+    }
+
+    /// Starts a new language: writes `locales/TAG.yaml` with its name, its
+    /// matching mode and no strings yet (every string then shows in English
+    /// until translated; `reflect locales status TAG` lists them all as
+    /// missing). Refuses a tag that is not a language tag (`it`, `pt-PT`,
+    /// `zh-Hant`) and a locale that already exists. Returns the file's path
+    /// as shown (`locales/it.yaml`).
+    public func newLocale(_ tag: String, name: String, matching: String) throws(EngineError) -> String {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = parts.first, (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLowercase }),
+              parts.count <= 2, parts.dropFirst().allSatisfy({ (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
+        else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: nil,
+                                  message: "'\(tag)' is not a locale tag: use a lowercase language code, optionally a region or script (it, pt-PT, zh-Hant)")
+        }
+        guard !library.availableLocales().contains(where: { $0.lowercased() == tag.lowercased() }) else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: nil, message: "the locale already exists")
+        }
+        guard ["word", "substring"].contains(matching) else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: nil, message: "matching is word (spaces between words) or substring (ja, ko, zh)")
+        }
+        let quoted = (try? JSONEncoder().encode(name)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\(tag)\""
+        let text = """
+            # \(name) — a translation of locales/en.yaml (docs/localization.md, "Starting a new language").
+            # Translate through PO or XLIFF (reflect locales export --format po \(tag)), or add strings here by hand.
+            locale: \(tag)
+            name: \(quoted)
+            matching: \(matching)
+            strings: {}
+
+            """
+        let file = "locales/\(tag).yaml"
+        _ = try LocaleFile.document(text, file: file)
+        do {
+            try text.write(to: library.localesDirectory.appendingPathComponent("\(tag).yaml"), atomically: true, encoding: .utf8)
+        } catch {
+            throw .invalidContent(file: file, line: nil, message: "cannot write: \(error.localizedDescription)")
+        }
+        return file
+    }
+
+    /// Whether two locale spellings name the same locale (`pt_BR` and
+    /// `pt-BR`, `de` and `de-DE.UTF-8`'s language are compared as the
+    /// files name them: case, `_` and an encoding suffix ignored; a tag
+    /// without a region matches the same language with one).
+    static func sameLanguage(_ a: String, _ b: String) -> Bool {
+        func parts(_ s: String) -> [String] {
+            let base = s.split(separator: ".").first.map(String.init) ?? s
+            return base.lowercased().replacingOccurrences(of: "_", with: "-").split(separator: "-").map(String.init)
+        }
+        let x = parts(a), y = parts(b)
+        guard let lx = x.first, let ly = y.first, lx == ly else { return false }
+        return x.count < 2 || y.count < 2 || x[1] == y[1]
     }
 
     /// Writes `doc` over `original`: edited in place (layout and comments
     /// kept) when possible, else in canonical form. The result is re-read and
     /// must give back `doc`, or nothing is written.
-    func save(_ doc: LocaleDocument, original: LocaleDocument, english en: LocaleDocument) throws(EngineError) {
+    func save(_ doc: LocaleDocument, original: LocaleDocument, english en: LocaleDocument, alsoTranslatedFrom: [String] = []) throws(EngineError) {
         let url = library.localesDirectory.appendingPathComponent("\(doc.tag).yaml")
         var text = LocaleWriter.write(doc, englishOrder: en.order)
         if let source = try? String(contentsOf: url, encoding: .utf8) {
@@ -218,5 +303,8 @@ public struct LocaleTools: Sendable {
         do { try text.write(to: url, atomically: true, encoding: .utf8) } catch {
             throw .invalidContent(file: doc.file, line: nil, message: "cannot write: \(error.localizedDescription)")
         }
+        // The English these locks were taken from, so a later change can show it.
+        var history = EnglishHistory(library: library)
+        if history.record(en.order.compactMap { en.entries[$0]?.text } + alsoTranslatedFrom) { try history.save(in: library) }
     }
 }

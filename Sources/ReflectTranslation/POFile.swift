@@ -12,7 +12,11 @@ import ReflectEngine
 /// msgctxt), `#` the translator's note. Word lists are not strings and stay
 /// in the YAML files.
 public enum POFile {
-    public static func export(_ doc: LocaleDocument, english: LocaleDocument, revisionDate: String) -> String {
+    /// A stale entry whose earlier English is in `history` carries it as
+    /// gettext's previous msgid (`#| msgid "…"`), so the translator sees
+    /// what changed.
+    public static func export(_ doc: LocaleDocument, english: LocaleDocument, revisionDate: String,
+                              history: EnglishHistory = EnglishHistory()) -> String {
         var out = [
             "# Reflect — \(doc.name) (\(doc.tag)) translation of locales/en.yaml",
             "# Import back with: reflect locales import FILE",
@@ -42,6 +46,9 @@ public enum POFile {
             if entry != nil, state != .translated { flags.append("fuzzy") }
             if Template(source.text).hasPlaceholders { flags.append("objc-format") }
             if !flags.isEmpty { out.append("#, " + flags.joined(separator: ", ")) }
+            if state == .stale, let was = history.text(of: entry?.source), was != source.text {
+                out.append("#| msgid \"\(escape(was))\"")
+            }
             out.append("msgctxt \"\(escape(key))\"")
             out.append("msgid \"\(escape(source.text))\"")
             out.append("msgstr \"\(escape(entry?.text ?? ""))\"")
@@ -57,6 +64,8 @@ public enum POFile {
         var flags: Set<String> = []
         var translatorComments: [String] = []
         var extracted: [String] = []
+        /// The line of its `msgstr`, for messages.
+        var line = 0
 
         var key: String? {
             context ?? extracted.first { $0.hasPrefix("reflect-key: ") }.map { String($0.dropFirst("reflect-key: ".count)) }
@@ -64,19 +73,27 @@ public enum POFile {
     }
 
     /// Parses a PO file; errors name the line.
-    static func parse(_ text: String, file: String) throws(EngineError) -> (language: String?, entries: [Entry]) {
+    static func parse(_ text: String, file: String) throws(EngineError) -> (language: String?, languageLine: Int?, entries: [Entry]) {
         var entries: [Entry] = []
         var current = Entry()
         var field: WritableKeyPath<Entry, String>?
         var contextSeen = false
         var language: String?
+        var languageLine: Int?
+        var headerLine = 0
         func flush() {
             if contextSeen || !current.id.isEmpty || !current.str.isEmpty {
                 if current.id.isEmpty && current.context == nil {
                     // The header: read the language from it.
-                    for line in current.str.split(separator: "\n") {
-                        for prefix in ["X-Reflect-Locale: ", "Language: "] where line.hasPrefix(prefix) && language == nil {
-                            language = line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                    // `Language:` is what tools and people set; Reflect's own
+                    // `X-Reflect-Locale:` only when there is none.
+                    for (offset, line) in current.str.split(separator: "\n").enumerated() {
+                        for prefix in ["Language: ", "X-Reflect-Locale: "] where line.hasPrefix(prefix) {
+                            let value = line.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+                            if !value.isEmpty, language == nil || prefix == "Language: " {
+                                language = value
+                                languageLine = headerLine + 1 + offset
+                            }
                         }
                     }
                 } else {
@@ -120,6 +137,8 @@ public enum POFile {
                 field = \Entry.id
             } else if line.hasPrefix("msgstr ") {
                 current.str = try value(after: "msgstr")
+                current.line = lineNo
+                if current.id.isEmpty && current.context == nil { headerLine = lineNo }
                 field = \Entry.str
             } else if line.hasPrefix("\"") {
                 guard let f = field else { throw .invalidContent(file: file, line: lineNo, message: "a string continuation without msgid/msgstr") }
@@ -129,7 +148,7 @@ public enum POFile {
             }
         }
         flush()
-        return (language, entries)
+        return (language, languageLine, entries)
     }
 
     static func escape(_ s: String) -> String {

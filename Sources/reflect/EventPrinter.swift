@@ -73,6 +73,12 @@ final class EventPrinter {
         write("  \(text)\n")
     }
 
+    /// One JSONL line for an event of the command itself (not the flow's).
+    func printJSON(_ event: some Encodable) {
+        guard format == .jsonl, let data = try? EventPrinter.encoder.encode(event) else { return }
+        Terminal.writeJSON(data + Data("\n".utf8))
+    }
+
     func print(_ events: [FlowEvent]) {
         for event in events {
             switch format {

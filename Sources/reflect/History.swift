@@ -19,7 +19,8 @@ struct History: ParsableCommand {
             if sessions.isEmpty { print("  (none yet)") }
             for s in sessions {
                 let shift = s.pre.flatMap { p in s.post.map { "\(p) → \($0)" } } ?? ""
-                let status = s.status == .completed ? "completed" : "unfinished (\(try store.answerCount(s.id)) answered)"
+                let status = s.status == .completed ? "completed"
+                    : "unfinished (\(try store.answerCount(s.id)) answered\(s.setAsideAt == nil ? "" : "; set aside, the flow changed"))"
                 print("  \(s.startedAt.prefix(16).replacingOccurrences(of: "T", with: " "))  \(s.id.prefix(8))  "
                       + "\(s.flowID.padding(toLength: 22, withPad: " ", startingAt: 0))  \(status)  \(shift)")
             }

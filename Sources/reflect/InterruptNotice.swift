@@ -11,8 +11,11 @@ enum InterruptNotice {
     /// writes these bytes (async-signal-safe) and exits.
     nonisolated(unsafe) private static var message: UnsafeMutableBufferPointer<UInt8>?
 
+    /// `text` is wrapped at word boundaries to the terminal's width now, as
+    /// every other line is (the handler cannot measure anything).
     static func install(_ text: String) {
-        let bytes = Array(("\n" + TerminalText.neutralized(text) + "\n").utf8)
+        let shown = LineEditor.columns.map { DisplayWidth.wrapped(text, width: $0) } ?? text
+        let bytes = Array(("\n" + TerminalText.neutralized(shown) + "\n").utf8)
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         message = buffer

@@ -7,12 +7,31 @@ import ReflectTranslation
 struct Locales: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Translators' tools: status, check, confirm, and PO / XLIFF export and import.",
-        subcommands: [Status.self, Check.self, Confirm.self, ExportLocale.self, ImportLocale.self])
+        subcommands: [Status.self, Check.self, Confirm.self, ExportLocale.self, ImportLocale.self, NewLocale.self])
+
+    struct NewLocale: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "new", abstract: "Start a new language: write locales/TAG.yaml with no strings yet (docs/localization.md).")
+        @Argument(help: "The locale tag (it, pt-PT, zh-Hant).") var tag: String
+        @Option(help: "The language's name in itself (Italiano).") var name: String
+        @Option(help: "word (spaces between words), or substring (ja, ko, zh).") var matching: String = "word"
+        @OptionGroup var contentOptions: ContentOptions
+
+        func run() throws {
+            let library = try contentOptions.open()
+            do {
+                let file = try LocaleTools(library: library).newLocale(tag, name: name, matching: matching)
+                print("wrote \(file). Next: reflect locales export --format po \(tag) --out \(tag).po, translate, "
+                      + "reflect locales import \(tag).po; add a safety: section (docs/safety.md); reflect locales status \(tag)")
+            } catch { throw fail(error) }
+        }
+    }
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Per locale: translated, missing, stale and broken strings, and the keys behind each.")
         @Argument(help: "A locale tag (default: every translation).") var tag: String?
         @Option(help: "text or json.") var format: Format = .text
+        @Flag(help: "For each stale string, the English it was translated from and the English now.") var verbose = false
         @OptionGroup var contentOptions: ContentOptions
         enum Format: String, ExpressibleByArgument { case text, json }
 
@@ -28,9 +47,22 @@ struct Locales: ParsableCommand {
             }
             for r in reports {
                 print("\(r.locale) (\(r.file)): \(r.translated.count) translated, \(r.missing.count) missing, "
-                      + "\(r.stale.count) stale, \(r.broken.count) broken")
-                for (label, keys) in [("missing", r.missing), ("stale", r.stale), ("unknown", r.unknown)] where !keys.isEmpty {
+                      + "\(r.stale.count) stale, \(r.unconfirmed.count) unconfirmed, \(r.broken.count) broken")
+                for (label, keys) in [("missing", r.missing), ("stale", r.stale), ("unconfirmed", r.unconfirmed), ("unknown", r.unknown)]
+                where !keys.isEmpty {
                     print("  \(label): " + keys.joined(separator: ", "))
+                }
+                if verbose {
+                    let known = Dictionary(r.changes.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+                    for key in r.stale {
+                        print("  stale \(key):")
+                        if let c = known[key] {
+                            print("    was: \(c.was)")
+                            print("    now: \(c.now)")
+                        } else {
+                            print("    (the English it was translated from is not recorded in locales/history/en.yaml)")
+                        }
+                    }
                 }
                 for b in r.broken { print("  broken: \(b.key): \(b.reason)") }
                 if !r.staleLists.isEmpty { print("  stale word lists: " + r.staleLists.joined(separator: ", ")) }

@@ -96,6 +96,32 @@ struct Run: ParsableCommand {
             let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
             if let latest = unfinished.first, !startNew {
                 let answered = try store.answerCount(latest.id)
+                // A session whose flow changed under it cannot resume: offer to
+                // start anew, setting it aside (its answers kept), instead of
+                // failing with "flow changed" on every run.
+                if case .flowChanged(let step, let why)? = SessionResumer(store: store, library: library, generation: generation).whyNotResumable(latest.id) {
+                    let show = "reflect show \(latest.id.prefix(8))" + (storeOptions.db.map { " --db \(SessionLoop.shellQuoted($0))" } ?? "")
+                    if drive.format == .jsonl || drive.answers != nil {
+                        guard !resume else {
+                            printer.fail(.flowChanged(step: step, message: why + "; run without --resume to set it aside (its answers are kept) and start anew"))
+                            throw ExitCode(1)
+                        }
+                        try store.setAside(latest.id, at: stamps.stamp())
+                        printer.printJSON(FlowChangedEvent(session: latest.id, flow: latest.flowID, startedAt: latest.startedAt,
+                                                           answered: answered, message: why))
+                        printer.use(language)
+                        printer.note(printer.text(.terminalFlowChanged, latest.startedAt, "\(answered)", show))
+                    } else {
+                        printer.use(language)
+                        printer.note(printer.text(.terminalFlowChanged, latest.startedAt, "\(answered)", show))
+                        guard printer.confirm(printer.text(.terminalStartAnew), input: input) else {
+                            printer.note(printer.text(.terminalKeptAsIs, show))
+                            return
+                        }
+                        try store.setAside(latest.id, at: stamps.stamp())
+                    }
+                    return try startNewSession(session, store: store, stamps: stamps, printer: printer, input: input)
+                }
                 var resumeIt = resume
                 if !resume {
                     if drive.format == .jsonl || drive.answers != nil {
@@ -114,19 +140,46 @@ struct Run: ParsableCommand {
                         .run(resumed: true)
                 }
             }
-            let lease = try store.lease(session: session.sessionID)
-            try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
-                                                 startedAt: stamps.stamp()))
-            try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
-                            answersPath: drive.answers,
-                            resumeHint: SessionLoop.resumeHint(session: session.sessionID, content: contentOptions, store: storeOptions))
-                .run(resumed: false)
+            try startNewSession(session, store: store, stamps: stamps, printer: printer, input: input)
         } catch let e as EngineError {
             printer.fail(e)
             throw ExitCode(1)
         } catch let e as StoreError {
             throw failStore(e)
         }
+    }
+}
+
+extension Run {
+    /// Stores `session` as begun and runs it.
+    func startNewSession(_ session: FlowSession, store: Store, stamps: Timestamps, printer: EventPrinter, input: AnswerSource) throws {
+        let lease = try store.lease(session: session.sessionID)
+        try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
+                                             startedAt: stamps.stamp()))
+        try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
+                        answersPath: drive.answers,
+                        resumeHint: SessionLoop.resumeHint(session: session.sessionID, content: contentOptions, store: storeOptions))
+            .run(resumed: false)
+    }
+}
+
+/// `flow_changed` (JSONL): the unfinished session of this flow cannot
+/// resume, its flow having changed; it was set aside (its answers kept,
+/// readable with `reflect show` and in the export) and a new session
+/// starts. `--resume` refuses instead (`flow.changed`), and `--new` leaves
+/// it as it is (docs/events.md).
+struct FlowChangedEvent: Encodable {
+    let event = "flow_changed"
+    let session: String
+    let flow: String
+    let startedAt: String
+    let answered: Int
+    let message: String
+    let setAside = true
+
+    enum CodingKeys: String, CodingKey {
+        case event, session, flow, answered, message
+        case startedAt = "started_at", setAside = "set_aside"
     }
 }
 
@@ -159,7 +212,14 @@ struct Resume: ParsableCommand {
             }
             // One writer per session: the lease first, then the answers are read.
             let lease = try store.lease(session: id)
-            let opened = try SessionResumer(store: store, library: try contentOptions.open(), generation: generation).open(id)
+            let opened: FlowSession
+            do {
+                opened = try SessionResumer(store: store, library: try contentOptions.open(), generation: generation).open(id)
+            } catch EngineError.flowChanged(let step, let why) {
+                let flow = try store.detail(id).session.flowID
+                throw EngineError.flowChanged(step: step, message: why + "; `reflect run \(flow)` offers to start anew, "
+                                              + "keeping these answers (reflect show \(id.prefix(8)))")
+            }
             try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers,
                             resumeHint: SessionLoop.resumeHint(session: id, content: contentOptions, store: storeOptions))

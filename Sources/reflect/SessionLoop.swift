@@ -47,7 +47,8 @@ struct SessionLoop {
         defer { if session.current == nil { lease.release() } }
         let person = printer.interactive && printer.format == .text
         // Ctrl-C and Ctrl-D say the answers are saved and how to resume.
-        if person { InterruptNotice.install("  " + printer.text(.terminalStopped, resumeHint)) }
+        // The command on a line of its own, so that wrapping never splits it.
+        if person { InterruptNotice.install("  " + printer.text(.terminalStopped, "\n    " + resumeHint)) }
         while let prompt = session.current {
             guard let next = input.next(for: prompt, printer: printer) else {
                 // Out of answers: stop, resumable.

@@ -13,6 +13,14 @@ struct SessionResumer {
     /// The text provider for requests the save has no text for yet.
     var generation = GeneratorOptions()
 
+    /// Why the session cannot resume as it is (nil when it can): opening it
+    /// replays its answers, read-only, and stops where the flow no longer
+    /// fits them (``EngineError/flowChanged(step:message:)``).
+    func whyNotResumable(_ id: String) -> EngineError? {
+        do { _ = try open(id) } catch let e as EngineError { return e } catch { return nil }
+        return nil
+    }
+
     func open(_ id: String) throws -> FlowSession {
         let detail = try store.detail(id)
         guard detail.session.status == .active else {

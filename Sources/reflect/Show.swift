@@ -17,9 +17,13 @@ struct Show: ParsableCommand {
         do {
             let d = try store.detail(try store.resolveSession(session))
             let s = d.session
-            print("\(s.flowID) (version \(s.flowVersion)) · \(s.status == .completed ? "complete" : "unfinished") · "
+            let state = s.status == .completed ? "complete" : s.setAsideAt != nil ? "unfinished, set aside" : "unfinished"
+            print("\(s.flowID) (version \(s.flowVersion)) · \(state) · "
                   + "started \(s.startedAt)\(s.completedAt.map { " · finished \($0)" } ?? "")")
             print("session \(s.id) · locale \(s.locale)\(s.mood.map { " · mood \($0.rawValue)" } ?? "")")
+            if let aside = s.setAsideAt {
+                print("set aside \(aside): the flow changed, and a new session was started; these answers are kept as they were")
+            }
             if let pre = s.pre, let post = s.post {
                 print("intensity \(pre) → \(post) (\(post - pre > 0 ? "+" : "")\(post - pre))")
             }
@@ -29,7 +33,7 @@ struct Show: ParsableCommand {
             for (i, a) in d.answers.enumerated() {
                 let draft = a.state == .draft ? " (draft)" : ""
                 print("\(i + 1). \(a.question)\(draft)")
-                print("   → \(ExportDocument.plainText(a.value))")
+                print("   → \(ExportDocument.readable(a.value, options: a.options))")
                 if let type = distortions[a.step] { print("   distortion: \(type.rawValue)") }
                 if probed.contains(a.step) { print("   (a hint to be more specific was shown)") }
             }

@@ -107,7 +107,7 @@ struct LocalesCLITests {
         let strings = try String(contentsOf: en, encoding: .utf8).components(separatedBy: "\n")
             .drop { $0 != "strings:" }.dropFirst().prefix { !$0.hasPrefix("probe:") }
             .filter { $0.hasPrefix("  ") && !$0.hasPrefix("  #") && $0.contains(":") }.count
-        #expect(status.stdout.contains("fr (locales/fr.yaml): \(strings - 1) translated, 0 missing, 1 stale, 0 broken"), "\(status.stdout)")
+        #expect(status.stdout.contains("fr (locales/fr.yaml): \(strings - 1) translated, 0 missing, 1 stale, 0 unconfirmed, 0 broken"), "\(status.stdout)")
         #expect(status.stdout.contains("stale: \(key)"))
     }
 

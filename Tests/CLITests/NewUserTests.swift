@@ -342,4 +342,214 @@ struct NewUserTests {
         let history = try CLIRunner.run(["history", "--db", db])
         #expect(history.stdout.contains("good"), "nothing was deleted: \(history.stdout)")
     }
+
+    // MARK: item 12 (show) and item 13
+
+    static let flowV1 = """
+        return flow { id = "test.change", version = 1, run = function(s)
+          s:choose { id = "pick", text = "Which one?", options = {
+            { id = "walk", text = "A walk" }, { id = "call", text = "Call a friend" } } }
+          s:checklist { id = "evening", text = "Tonight?", items = {
+            { id = "water", text = "Drink water" }, { id = "bed", text = "Bed by ten" }, { id = "apple", text = "Eat an apple" } } }
+          s:ask { id = "note", text = "Anything else?" }
+        end }
+        """
+
+    static let flowV2 = """
+        return flow { id = "test.change", version = 2, run = function(s)
+          s:ask { id = "first", text = "A new first question?" }
+          s:choose { id = "pick", text = "Which one?", options = {
+            { id = "walk", text = "A walk" }, { id = "call", text = "Call a friend" } } }
+          s:ask { id = "note", text = "Anything else?" }
+        end }
+        """
+
+    func sessionIDs(_ db: String) throws -> [String] {
+        try Store(path: db, access: .readOnly).recentSessions(user: "default").map(\.id)
+    }
+
+    @Test("item 12: reflect show gives the options' labels as shown and a checklist in the flow's order")
+    func showLabels() throws {
+        let content = try ContentFixture(["flows/test/change.lua": NewUserTests.flowV1])
+        defer { content.remove() }
+        let db = tempDB()
+        let run = try CLIRunner.run(["run", "test.change", "--content", content.root.path, "--db", db],
+                                    stdin: "call a friend\ndone, skip, partly\n:quit\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let id = try #require(try sessionIDs(db).first)
+        let show = try CLIRunner.run(["show", id, "--db", db])
+        #expect(show.stdout.contains("→ Call a friend"), "\(show.stdout)")
+        #expect(show.stdout.contains("→ Drink water: done; Bed by ten: skip; Eat an apple: partly"), "\(show.stdout)")
+        // The labels travel with the export and come back with an import.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try CLIRunner.run(["export", "--out", file, "--db", db]).status == 0)
+        let other = tempDB()
+        #expect(try CLIRunner.run(["import", file, "--db", other]).status == 0)
+        #expect(try CLIRunner.run(["show", id, "--db", other]).stdout.contains("→ Drink water: done; Bed by ten: skip; Eat an apple: partly"))
+    }
+
+    @Test("item 13: after the flow changed, the terminal offers to start anew (in the person's language); the old answers stay readable")
+    func flowChangedStartAnew() throws {
+        let content = try ContentFixture(["flows/test/change.lua": NewUserTests.flowV1,
+                                          "locales/de.yaml": try String(contentsOf: repositoryRoot.appendingPathComponent("locales/de.yaml"), encoding: .utf8)])
+        defer { content.remove() }
+        let db = tempDB()
+        let args = ["run", "test.change", "--content", content.root.path, "--db", db]
+        #expect(try CLIRunner.run(args, stdin: "call a friend\n:quit\n").status == 0)
+        let old = try #require(try sessionIDs(db).first)
+        try NewUserTests.flowV2.write(to: content.root.appendingPathComponent("flows/test/change.lua"), atomically: true, encoding: .utf8)
+
+        // Declining changes nothing, and says where the answers are.
+        let no = try CLIRunner.run(args + ["--locale", "de"], stdin: "n\n")
+        #expect(no.status == 0, "\(no.stderr)")
+        #expect(no.stdout.contains("Dieser Ablauf hat sich geändert") && no.stdout.contains("Neu beginnen?"), "\(no.stdout)")
+        #expect(no.stdout.contains("reflect show \(old.prefix(8))"), "\(no.stdout)")
+        #expect(!no.stdout.contains("A new first question?") && !no.stderr.contains("flow.changed"), "\(no.stdout)\n\(no.stderr)")
+        #expect(try sessionIDs(db) == [old])
+
+        // Yes: the old session is set aside and a new one starts.
+        let yes = try CLIRunner.run(args, stdin: "\nA fresh start\n:quit\n")
+        #expect(yes.status == 0, "\(yes.stderr)")
+        #expect(yes.stdout.contains("This flow has changed") && yes.stdout.contains("A new first question?"), "\(yes.stdout)")
+        #expect(try sessionIDs(db).count == 2)
+        // The next run is not stuck: it offers the new session, not the old one.
+        let next = try CLIRunner.run(args, stdin: "n\n:quit\n")
+        #expect(!next.stdout.contains("has changed") && next.stdout.contains("Resume it?"), "\(next.stdout)")
+        // The old answers are kept and readable.
+        let show = try CLIRunner.run(["show", old, "--db", db])
+        #expect(show.stdout.contains("set aside") && show.stdout.contains("→ Call a friend"), "\(show.stdout)")
+        let resume = try CLIRunner.run(["resume", old, "--content", content.root.path, "--db", db])
+        #expect(resume.status == 1 && resume.stderr.contains("reflect run test.change"), "\(resume.stderr)")
+    }
+
+    @Test("item 13: in JSONL a changed flow's session is set aside with a flow_changed event; --resume refuses instead")
+    func flowChangedJSONL() throws {
+        let content = try ContentFixture(["flows/test/change.lua": NewUserTests.flowV1])
+        defer { content.remove() }
+        let db = tempDB()
+        let args = ["run", "test.change", "--content", content.root.path, "--db", db, "--answers", "-", "--format", "jsonl"]
+        #expect(try CLIRunner.run(args, stdin: "{\"choose\": \"call\"}\n").status == 0)
+        let old = try #require(try sessionIDs(db).first)
+        try NewUserTests.flowV2.write(to: content.root.appendingPathComponent("flows/test/change.lua"), atomically: true, encoding: .utf8)
+
+        let refused = try CLIRunner.run(args + ["--resume"], stdin: "")
+        #expect(refused.status == 1)
+        #expect(refused.events.first?["code"] as? String == "flow.changed", "\(refused.stdout)")
+        #expect(try sessionIDs(db) == [old])
+
+        let anew = try CLIRunner.run(args, stdin: "\"A fresh start\"\n")
+        #expect(anew.status == 0, "\(anew.stderr)")
+        let first = try #require(anew.events.first)
+        #expect(first["event"] as? String == "flow_changed" && first["session"] as? String == old && first["set_aside"] as? Bool == true,
+                "\(anew.stdout)")
+        #expect(anew.events.dropFirst().first?["event"] as? String == "prompt")
+        let export = try CLIRunner.run(["export", "--db", db])
+        #expect(export.stdout.contains("\"set_aside_at\""), "\(export.stdout.prefix(400))")
+    }
+
+    // MARK: items 14 and 15 (translators)
+
+    /// A copy of the repository's locales and flows to change freely.
+    func contentCopy() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-translator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for sub in ["flows", "locales"] {
+            try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent(sub), to: dir.appendingPathComponent(sub))
+        }
+        return dir
+    }
+
+    func lineNumber(of needle: String, in text: String) -> Int? {
+        text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains(needle) }.map { $0 + 1 }
+    }
+
+    @Test("item 14: an import is refused, naming file and line, for a lost %@, a PO for another language, and a broken or cut-off XLIFF")
+    func importRefusals() throws {
+        let dir = try contentCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let content = ["--content", dir.path]
+        let before = try String(contentsOf: dir.appendingPathComponent("locales/de.yaml"), encoding: .utf8)
+        let po = dir.appendingPathComponent("de.po")
+        #expect(try CLIRunner.run(["locales", "export", "--format", "po", "de", "--out", po.path] + content).status == 0)
+        let exported = try String(contentsOf: po, encoding: .utf8)
+
+        // A translation that lost its %@.
+        let translated = "msgstr \"Welcher Gedanke kam dir bei „%@“ immer wieder?\""
+        let line = try #require(lineNumber(of: translated, in: exported))
+        try exported.replacingOccurrences(of: translated, with: "msgstr \"Welcher Gedanke kam dir immer wieder?\"")
+            .write(to: po, atomically: true, encoding: .utf8)
+        let lost = try CLIRunner.run(["locales", "import", po.path] + content)
+        #expect(lost.status == 1)
+        #expect(lost.stderr.contains("de.po:\(line):") && lost.stderr.contains("'reflection.negative.q2'") && lost.stderr.contains("lost %@"),
+                "\(lost.stderr)")
+
+        // A German PO imported as French.
+        try exported.write(to: po, atomically: true, encoding: .utf8)
+        let header = try #require(lineNumber(of: "\"Language: de\\n\"", in: exported))
+        let other = try CLIRunner.run(["locales", "import", po.path, "--locale", "fr"] + content)
+        #expect(other.status == 1)
+        #expect(other.stderr.contains("de.po:\(header):") && other.stderr.contains("'de'") && other.stderr.contains("not 'fr'"), "\(other.stderr)")
+
+        // A broken XLIFF: the real line, in words.
+        let xlf = dir.appendingPathComponent("de.xlf")
+        #expect(try CLIRunner.run(["locales", "export", "--format", "xliff", "de", "--out", xlf.path] + content).status == 0)
+        let xml = try String(contentsOf: xlf, encoding: .utf8)
+        var lines = xml.components(separatedBy: "\n")
+        let target = try #require(lines.firstIndex { $0.contains("<target state=\"translated\">") })
+        lines[target] = lines[target].replacingOccurrences(of: "</target>", with: "</targt>")
+        try lines.joined(separator: "\n").write(to: xlf, atomically: true, encoding: .utf8)
+        let broken = try CLIRunner.run(["locales", "import", xlf.path] + content)
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("de.xlf:\(target + 1):") && broken.stderr.contains("closing tag"), "\(broken.stderr)")
+        #expect(!broken.stderr.contains("NSXMLParserErrorDomain"), "\(broken.stderr)")
+        // Cut off half-way: refused, not half imported.
+        try String(xml.prefix(xml.count / 2)).write(to: xlf, atomically: true, encoding: .utf8)
+        let cut = try CLIRunner.run(["locales", "import", xlf.path] + content)
+        #expect(cut.status == 1 && cut.stderr.contains("de.xlf:"), "\(cut.stdout)\n\(cut.stderr)")
+
+        // Nothing was written by any of them.
+        #expect(try String(contentsOf: dir.appendingPathComponent("locales/de.yaml"), encoding: .utf8) == before)
+    }
+
+    @Test("item 15: a stale entry shows the English it was translated from; a never-confirmed one is unconfirmed; a new language starts with one command")
+    func staleShowsWhatChanged() throws {
+        let dir = try contentCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let content = ["--content", dir.path]
+        let old = "What happened today that affected your mood?"
+        let new = "What happened today that changed how you feel?"
+        // Confirming records the English the locks are taken from.
+        #expect(try CLIRunner.run(["locales", "confirm", "de", "reflection.negative.q1"] + content).status == 0)
+        let en = dir.appendingPathComponent("locales/en.yaml")
+        try String(contentsOf: en, encoding: .utf8).replacingOccurrences(of: "\"\(old)\"", with: "\"\(new)\"")
+            .write(to: en, atomically: true, encoding: .utf8)
+
+        let status = try CLIRunner.run(["locales", "status", "de", "--verbose"] + content)
+        #expect(status.stdout.contains("stale reflection.negative.q1:") && status.stdout.contains("was: \(old)")
+                && status.stdout.contains("now: \(new)"), "\(status.stdout)")
+        let po = try CLIRunner.run(["locales", "export", "--format", "po", "de"] + content)
+        #expect(po.stdout.contains("#| msgid \"\(old)\"\nmsgctxt \"reflection.negative.q1\"\nmsgid \"\(new)\""), "\(po.stdout.prefix(2000))")
+        let xliff = try CLIRunner.run(["locales", "export", "--format", "xliff", "de"] + content)
+        #expect(xliff.stdout.contains("<note from=\"previous-source\">\(old)</note>"))
+
+        // A translation typed by hand without a lock is unconfirmed, not "English changed".
+        let de = dir.appendingPathComponent("locales/de.yaml")
+        let text = try String(contentsOf: de, encoding: .utf8)
+        let entry = try #require(text.split(separator: "\n").first { $0.hasPrefix("  intensity.hint:") })
+        try text.replacingOccurrences(of: String(entry), with: "  intensity.hint: \"0 = gar nicht, 10 = so stark wie nur möglich\"")
+            .write(to: de, atomically: true, encoding: .utf8)
+        let after = try CLIRunner.run(["locales", "status", "de"] + content)
+        #expect(after.stdout.contains("1 stale, 1 unconfirmed") && after.stdout.contains("unconfirmed: intensity.hint"), "\(after.stdout)")
+
+        // A new language.
+        let it = try CLIRunner.run(["locales", "new", "it", "--name", "Italiano"] + content)
+        #expect(it.status == 0, "\(it.stderr)")
+        let itStatus = try CLIRunner.run(["locales", "status", "it"] + content)
+        #expect(itStatus.stdout.contains("it (locales/it.yaml): 0 translated"), "\(itStatus.stdout)\n\(itStatus.stderr)")
+        let run = try CLIRunner.run(["run", "demo.check-in", "--locale", "it", "--db", tempDB()] + content, stdin: ":quit\n")
+        #expect(run.status == 0 && run.stdout.contains("Quick check-in"), "\(run.stdout)\n\(run.stderr)")
+        #expect(try CLIRunner.run(["locales", "new", "it", "--name", "Italiano"] + content).status == 1)
+        #expect(try CLIRunner.run(["locales", "new", "Italian", "--name", "Italiano"] + content).status == 1)
+    }
 }

@@ -67,6 +67,9 @@ public enum EngineString: String, CaseIterable, Sendable {
     case terminalNoDefault = "terminal.no_default"
     case terminalResumable = "terminal.resumable"
     case terminalRetype = "terminal.retype"
+    case terminalFlowChanged = "terminal.flow_changed"
+    case terminalStartAnew = "terminal.start_anew"
+    case terminalKeptAsIs = "terminal.kept_as_is"
 
     /// The key in the locale files.
     public var key: String { rawValue }

@@ -122,8 +122,12 @@ public enum TranslationState: Sendable, Equatable {
     case translated
     /// No entry for a key English has.
     case missing
-    /// The English text changed since it was translated (or it was never confirmed).
+    /// The English text changed since it was translated (the lock no
+    /// longer matches): English is shown until it is re-translated or confirmed.
     case stale
+    /// Translated but never confirmed (no lock): English is shown until it
+    /// is confirmed (`reflect locales confirm`, or an import of a finished entry).
+    case unconfirmed
     /// Present but unusable: empty, or placeholders differ from English.
     case broken(String)
     /// A key English does not have.
@@ -137,7 +141,8 @@ public enum TranslationState: Sendable, Equatable {
         if want != have {
             return .broken("placeholders \(describe(have)) differ from the English \(describe(want))")
         }
-        return SourceLock.matches(entry.source, source.text) ? .translated : .stale
+        guard let lock = entry.source else { return .unconfirmed }
+        return SourceLock.matches(lock, source.text) ? .translated : .stale
     }
 
     static func describe(_ args: Set<Int>) -> String {

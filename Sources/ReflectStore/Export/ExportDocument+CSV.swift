@@ -58,6 +58,27 @@ extension ExportDocument {
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }
 
+    /// An answer as a person reads it: chosen options by their labels as
+    /// shown (`options`, in the flow's order), a checklist item by item in
+    /// the flow's order with its mark. Without `options` (older answers),
+    /// the ids, as ``plainText(_:)``.
+    public static func readable(_ v: AnswerValue, options: [PromptOption]?) -> String {
+        guard let options, !options.isEmpty else { return plainText(v) }
+        func label(_ id: String) -> String { options.first { $0.id == id }?.text ?? id }
+        switch v {
+        case .choice(let id): return label(id)
+        case .choices(let ids):
+            let chosen = Set(ids)
+            // The flow's order, then any id the options do not list.
+            let ordered = options.map(\.id).filter(chosen.contains) + ids.filter { id in !options.contains { $0.id == id } }
+            return ordered.isEmpty ? "(none)" : ordered.map(label).joined(separator: ", ")
+        case .checklist(let marks):
+            let ordered = options.map(\.id).filter { marks[$0] != nil } + marks.keys.sorted().filter { id in !options.contains { $0.id == id } }
+            return ordered.compactMap { id in marks[id].map { "\(label(id)): \($0.rawValue)" } }.joined(separator: "; ")
+        default: return plainText(v)
+        }
+    }
+
     public static func plainText(_ v: AnswerValue) -> String {
         switch v {
         case .text(let s): s

@@ -154,10 +154,14 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     /// The themes auto-tagging found in the session's answers (table
     /// `answer_theme`). Empty in exports from before themes existed.
     public var themes: [ExportedTheme] = []
+    /// When the person set the session aside to start anew (its flow
+    /// changed); absent otherwise and in older exports.
+    public var setAsideAt: String?
 
     enum CodingKeys: String, CodingKey {
         case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated, variants, themes
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
+        case setAsideAt = "set_aside_at"
     }
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String, mood: String?,
@@ -208,6 +212,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         generated = try c.decodeIfPresent([ExportedGeneratedText].self, forKey: .generated) ?? []
         variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants)
         themes = try c.decodeIfPresent([ExportedTheme].self, forKey: .themes) ?? []
+        setAsideAt = try c.decodeIfPresent(String.self, forKey: .setAsideAt)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -233,6 +238,16 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         if !generated.isEmpty { try c.encode(generated, forKey: .generated) }
         try c.encodeIfPresent(variants, forKey: .variants)
         if !themes.isEmpty { try c.encode(themes, forKey: .themes) }
+        try c.encodeIfPresent(setAsideAt, forKey: .setAsideAt)
+    }
+}
+
+extension ExportedSession {
+    /// The same session, set aside at `at` (nil: not set aside).
+    func settingAside(_ at: String?) -> ExportedSession {
+        var s = self
+        s.setAsideAt = at
+        return s
     }
 }
 
@@ -276,14 +291,18 @@ public struct ExportedAnswer: Codable, Sendable, Equatable {
     public var answeredAt: String
     /// Set when the safety gate flagged the answer: a ``SafetyCategory`` raw value.
     public var safety: String?
+    /// The options the question offered, as shown (id and label, in the
+    /// flow's order); absent for other kinds and in older exports.
+    public var options: [PromptOption]?
 
     enum CodingKeys: String, CodingKey {
-        case step, position, kind, question, value, state, safety
+        case step, position, kind, question, value, state, safety, options
         case answeredAt = "answered_at"
     }
 
     public init(step: StepID, position: Int, kind: String, question: String, value: AnswerValue, state: AnswerRecord.State,
-                answeredAt: String, safety: String?) {
+                answeredAt: String, safety: String?, options: [PromptOption]? = nil) {
+        self.options = options
         self.step = step
         self.position = position
         self.kind = kind
@@ -304,6 +323,7 @@ public struct ExportedAnswer: Codable, Sendable, Equatable {
         state = try c.decode(AnswerRecord.State.self, forKey: .state)
         answeredAt = try c.decode(String.self, forKey: .answeredAt)
         safety = try c.decodeIfPresent(String.self, forKey: .safety)
+        options = try c.decodeIfPresent([PromptOption].self, forKey: .options)
     }
 }
 
@@ -484,6 +504,10 @@ extension ExportDocument {
             try time("clock", s.clock)
             try time("started_at", s.startedAt)
             if let c = s.completedAt { try time("completed_at", c) }
+            if let at = s.setAsideAt {
+                try time("set_aside_at", at)
+                guard s.status == .active else { throw fail("set_aside_at", "only an unfinished session can be set aside") }
+            }
             if s.status == .completed, s.completedAt == nil { throw fail("completed_at", "a completed session needs it") }
             for (field, v) in [("pre", s.pre), ("post", s.post)] {
                 if let v, !PromptShape.intensityRange.contains(v) { throw fail(field, "\(v) is not 0–10") }
@@ -501,6 +525,13 @@ extension ExportDocument {
                 }
                 guard let kind = PromptKind(rawValue: a.kind) else { throw fail("\(f).kind", "unknown kind '\(a.kind.prefix(40))'") }
                 try text("\(f).question", a.question, max: ExportDocument.maxQuestionBytes)
+                if let options = a.options {
+                    guard options.count <= SessionLimits.maxOptions else { throw fail("\(f).options", "\(options.count) options (at most \(SessionLimits.maxOptions))") }
+                    for (k, o) in options.enumerated() {
+                        try text("\(f).options[\(k)].id", o.id, max: SessionLimits.maxOptionTextBytes)
+                        try text("\(f).options[\(k)].text", o.text, max: SessionLimits.maxOptionTextBytes)
+                    }
+                }
                 if let why = ExportDocument.mismatch(a.value, kind) { throw fail("\(f).value", why) }
                 if let category = a.safety, SafetyCategory(rawValue: category) == nil {
                     throw fail("\(f).safety", "unknown category '\(category.prefix(40))'")

@@ -22,9 +22,14 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
     public var answeredAt: String
     /// The safety gate's category when the answer signalled a crisis.
     public var safety: SafetyCategory?
+    /// The options the question offered (choices, checklist items), as
+    /// shown: ids with their labels, in the flow's order. Nil for other
+    /// kinds and for answers stored before labels were kept.
+    public var options: [PromptOption]?
 
     public init(sessionID: String, step: StepID, position: Int, kind: PromptKind, question: String, value: AnswerValue,
-                state: State = .answer, answeredAt: String, safety: SafetyCategory? = nil) {
+                state: State = .answer, answeredAt: String, safety: SafetyCategory? = nil, options: [PromptOption]? = nil) {
+        self.options = options
         self.sessionID = sessionID
         self.step = step
         self.position = position
@@ -37,7 +42,7 @@ public struct AnswerRecord: Codable, Sendable, Equatable, FetchableRecord, Persi
     }
 
     enum CodingKeys: String, CodingKey {
-        case step, position, kind, question, value, state, safety
+        case step, position, kind, question, value, state, safety, options
         case sessionID = "session_id", answeredAt = "answered_at"
     }
 

@@ -34,11 +34,16 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     /// The person's experiment arms for this session (the engine's
     /// `SessionSave.variants`, JSON); nil when none.
     public var variants: String?
+    /// When the person set this session aside to start anew, its flow having
+    /// changed under it (`reflect run` offers it): it is kept and readable
+    /// (`reflect show`, export) but never resumed. Nil otherwise.
+    public var setAsideAt: String?
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
                 mood: Mood?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
                 status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil,
-                variants: String? = nil) {
+                variants: String? = nil, setAsideAt: String? = nil) {
+        self.setAsideAt = setAsideAt
         self.id = id
         self.flowID = flowID
         self.flowVersion = flowVersion
@@ -62,6 +67,7 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     enum CodingKeys: String, CodingKey {
         case id, locale, personality, user, mood, seed, clock, status, pre, post, facts, variants
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
+        case setAsideAt = "set_aside_at"
     }
 
     /// The table's columns, named once.
@@ -71,6 +77,7 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         public static let flowID = Column(CodingKeys.flowID)
         public static let status = Column(CodingKeys.status)
         public static let startedAt = Column(CodingKeys.startedAt)
+        public static let setAsideAt = Column(CodingKeys.setAsideAt)
     }
 }
 
