@@ -52,9 +52,10 @@ struct CoachCommand: ParsableCommand {
                 encoder.keyEncodingStrategy = .convertToSnakeCase
                 Terminal.writeJSON(try encoder.encode(context) + Data("\n".utf8))
             case .text:
-                print("Why: \(context.todayWhy.isEmpty ? "·" : context.todayWhy)")
-                print("Swap: \(context.todaySwap.isEmpty ? "·" : context.todaySwap)")
-                print("Streak: \(context.currentStreak) · \(context.daysThisWeek) of the last 7 days")
+                func line(_ key: EngineString, _ args: String...) { print(TerminalText.neutralized(Template(language.string(key)).render(args))) }
+                line(.coachContextWhy, context.todayWhy.isEmpty ? "·" : context.todayWhy)
+                line(.coachContextSwap, context.todaySwap.isEmpty ? "·" : context.todaySwap)
+                line(.coachContextStreak, "\(context.currentStreak)", "\(context.daysThisWeek)")
                 if let top = context.cravingTypes.first {
                     let type = language.localizer.string("coach.cravings.type.\(top.type.rawValue)") ?? top.type.rawValue
                     print(Template(language.localizer.string("coach.cravings.most") ?? "%@").render([type]))

@@ -51,7 +51,7 @@ struct InsightsCommand: ParsableCommand {
             do { language = try contentOptions.library.language(for: locale) } catch { throw ValidationError("\(error)") }
             print(InsightsText(language: language, markdown: format == .md).render(report), terminator: "")
             if pictures && format == .text {
-                let weekdays = (1...7).map { language.localizer.string("weekday.\($0)") ?? "" }
+                let weekdays = (1...7).map { language.string(.weekdayShort($0)) }
                 let days = JournalReport.compose(entries: data.entries, moods: data.moods, weeks: 12, through: to).days
                 let painter = TerminalPictures(color: TerminalPictures.colorWanted)
                 print("")

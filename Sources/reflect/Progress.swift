@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 /// `reflect progress`: streaks, the week, the 12-week heatmap and
@@ -26,8 +27,10 @@ struct ProgressCommand: ParsableCommand {
         @Option(help: "The instant to report for, ISO-8601 with offset (default: now); its local date is today.")
         var now: String?
 
-        @Option(help: "Locale tag: decides the heatmap's first weekday.")
+        @Option(help: "Language of the text (en, de, es, fr, ja, ko, pt-BR); also decides the heatmap's first weekday.")
         var locale: String = "en"
+
+        @OptionGroup var contentOptions: ContentOptions
 
         enum Format: String, ExpressibleByArgument { case text, json }
 
@@ -50,7 +53,9 @@ struct ProgressCommand: ParsableCommand {
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
                 Terminal.writeJSON(try e.encode(report) + Data("\n".utf8))
             case .text:
-                Terminal.writeStyled(report.text(color: Terminal.colorAllowed))
+                let language: Language
+                do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+                Terminal.writeStyled(report.text(color: Terminal.colorAllowed, language: language))
             }
         }
     }
@@ -68,13 +73,21 @@ struct ProgressCommand: ParsableCommand {
         @Option(help: "The instant of the reset, ISO-8601 with offset (default: now).")
         var now: String?
 
+        @Option(help: "Language of the question and the answer words (en, de, es, fr, ja, ko, pt-BR).")
+        var locale: String = "en"
+
+        @OptionGroup var contentOptions: ContentOptions
+
         func run() throws {
             let stamps = try Timestamps(now: now)
+            let language: Language
+            do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
             if !yes {
-                Terminal.write("Clear all your achievements and start them over? Your streaks and answers stay. [y/N] ")
-                let typed = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-                guard typed == "y" || typed == "yes" else {
-                    Terminal.write("Nothing changed.\n")
+                // Only a yes word of the language clears; Enter, end of input or anything else keeps them.
+                Terminal.write(language.string(.progressResetQuestion) + " " + language.string(.terminalNoDefault) + " ")
+                let typed = readLine() ?? ""
+                guard language.localizer.answerWords.boolean(typed) == true else {
+                    Terminal.write(language.string(.progressResetUnchanged) + "\n")
                     return
                 }
             }
@@ -85,7 +98,7 @@ struct ProgressCommand: ParsableCommand {
             } catch {
                 throw failStore(error)
             }
-            Terminal.write("Achievements cleared; they count again from tomorrow's activity on.\n")
+            Terminal.write(language.string(.progressResetDone) + "\n")
         }
     }
 
@@ -125,25 +138,45 @@ struct ProgressReport: Encodable {
         var day: String
     }
 
-    /// The text report; `color` adds ANSI colour to the heatmap's cells.
-    func text(color: Bool) -> String {
-        var out = "Streak: \(figures.current) day\(figures.current == 1 ? "" : "s") (longest \(figures.longest))\n"
-        out += "This week: \(figures.lastSevenDays) of the last 7 days\n\n"
-        let names = ["S", "M", "T", "W", "T", "F", "S"]
-        let header = (0..<7).map { names[(heatmap.weekStart - 1 + $0) % 7] }.joined(separator: " ")
-        out += "      " + header + "\n"
+    /// The text report in `language`; `color` adds ANSI colour to the
+    /// heatmap's cells. Weekday columns are as wide as the widest short
+    /// weekday name (display columns: 日 takes two).
+    func text(color: Bool, language: Language) -> String {
+        func s(_ key: EngineString, _ args: String...) -> String { Template(language.string(key)).render(args) }
+        var out = s(.progressStreak, "\(figures.current)", "\(figures.longest)") + "\n"
+        out += s(.progressWeek, "\(figures.lastSevenDays)") + "\n\n"
+        let names = (0..<7).map { language.string(.weekdayShort((heatmap.weekStart - 1 + $0) % 7 + 1)) }
+        let width = names.map { DisplayWidth.of($0) }.max() ?? 1
+        out += "      " + names.map { DisplayWidth.padded($0, to: width) }.joined(separator: " ") + "\n"
         for week in heatmap.weeks {
             let label = week.first.map { String($0.day.description.dropFirst(5)) } ?? "     "
             let cells = week.map { cell -> String in
-                if cell.future { return " " }
-                guard cell.counted else { return color ? "\u{1B}[2m·\u{1B}[0m" : "·" }
-                return color ? "\u{1B}[32m■\u{1B}[0m" : "■"
+                let pad = String(repeating: " ", count: width - 1)
+                if cell.future { return " " + pad }
+                guard cell.counted else { return (color ? "\u{1B}[2m·\u{1B}[0m" : "·") + pad }
+                return (color ? "\u{1B}[32m■\u{1B}[0m" : "■") + pad
             }
-            out += label + " " + cells.joined(separator: " ") + "\n"
+            var line = label + " " + cells.joined(separator: " ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
         }
-        out += "\nAchievements\n"
-        if achievements.isEmpty { out += "  (none yet)\n" }
-        for a in achievements { out += TerminalText.neutralized("  \(a.achievedAt)  \(a.key)\n") }
+        out += "\n" + s(.progressAchievements) + "\n"
+        if achievements.isEmpty { out += "  " + s(.progressAchievementsNone) + "\n" }
+        for a in achievements {
+            out += TerminalText.neutralized("  \(a.achievedAt)  \(Self.name(of: a.key, language: language))\n")
+        }
         return out
+    }
+
+    /// An achievement's name in `language`; a stored key this version does
+    /// not know is shown as it is.
+    static func name(of key: String, language: Language) -> String {
+        guard let achievement = Achievement(key: key) else { return key }
+        switch achievement {
+        case .streak(let n): return Template(language.string(.achievementStreak)).render(["\(n)"])
+        case .firstWeekMorning: return language.string(.achievementFirstWeekMorning)
+        case .weeklyConsistency(let week): return Template(language.string(.achievementWeeklyConsistency)).render([week])
+        case .firstStressResponse: return language.string(.achievementFirstStressResponse)
+        }
     }
 }

@@ -26,21 +26,29 @@ struct TerminalPictures {
 
     static func activityColor(_ entries: Int) -> UInt8 { [236, 22, 28, 34][min(entries, 3)] }
 
+    /// Columns of one calendar day: three ("31 "), or the widest short
+    /// weekday name and a space (日 takes two columns, "Dom" three).
+    static func dayWidth(_ weekdays: [String]) -> Int {
+        max(3, (weekdays.map { DisplayWidth.of($0) }.max() ?? 0) + 1)
+    }
+
     /// The month of `month` (any day of it), Monday first; `weekdays` are
-    /// the weekday names (Sunday first, as `weekday.1…7`).
+    /// the short weekday names (Sunday first, as `weekday.1…7.short`).
     func calendar(_ days: [JournalReport.DaySummary], month: CalendarDay, weekdays: [String]) -> [[Cell]] {
         let byDay = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
         let order = [2, 3, 4, 5, 6, 7, 1]
-        var lines: [[Cell]] = [order.map { Cell(text: String(weekdays[$0 - 1].prefix(2)).padding(3), background: nil) }]
+        let width = Self.dayWidth(weekdays)
+        var lines: [[Cell]] = [order.map { Cell(text: DisplayWidth.padded(weekdays[$0 - 1], to: width), background: nil) }]
         guard let first = CalendarDay(year: month.year, month: month.month, day: 1) else { return lines }
-        var line: [Cell] = Array(repeating: Cell(text: "   ", background: nil), count: (first.weekday + 5) % 7)
+        var line: [Cell] = Array(repeating: Cell(text: String(repeating: " ", count: width), background: nil), count: (first.weekday + 5) % 7)
         var d = first
         while d.month == month.month {
             let mood = byDay[d]?.mood
             if color {
-                line.append(Cell(text: String(format: "%2d ", d.day), background: mood.map(Self.moodColor)))
+                line.append(Cell(text: DisplayWidth.padded(String(format: "%2d ", d.day), to: width), background: mood.map(Self.moodColor)))
             } else {
-                line.append(Cell(text: (mood.map { NumberScale.format($0.rounded()) } ?? "·").padding(3, left: true), background: nil))
+                let value = (mood.map { NumberScale.format($0.rounded()) } ?? "·").padding(3, left: true)
+                line.append(Cell(text: DisplayWidth.padded(value, to: width), background: nil))
             }
             if line.count == 7 { lines.append(line); line = [] }
             d = d.adding(days: 1)
@@ -49,7 +57,8 @@ struct TerminalPictures {
         return lines
     }
 
-    /// Rows Monday … Sunday, one column per week (oldest first).
+    /// Rows Monday … Sunday (labelled with the short weekday names, Sunday
+    /// first as `weekday.1…7.short`), one column per week (oldest first).
     func heatmap(_ days: [JournalReport.DaySummary], weekdays: [String]) -> [[Cell]] {
         guard let first = days.first else { return [] }
         let start = Insights.weekStart(first.day)
@@ -62,7 +71,8 @@ struct TerminalPictures {
                                    : Cell(text: ["· ", "░░", "▒▒", "██"][min(d.entries, 3)], background: nil)
         }
         let order = [2, 3, 4, 5, 6, 7, 1]
-        return grid.enumerated().map { i, row in [Cell(text: String(weekdays[order[i] - 1].prefix(2)).padding(3), background: nil)] + row }
+        let width = Self.dayWidth(weekdays)
+        return grid.enumerated().map { i, row in [Cell(text: DisplayWidth.padded(weekdays[order[i] - 1], to: width), background: nil)] + row }
     }
 
     /// Writes lines: text neutralised as always, colours as SGR sequences.

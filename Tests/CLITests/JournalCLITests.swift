@@ -233,7 +233,7 @@ struct JournalCLITests {
         #expect(first.stdout.contains("Your check-in mood averaged 7 this week, up 2.7 from the week before."), "\(first.stdout)")
         #expect(first.stdout.contains("Your best day was Tuesday (mood 8 of 10) — “A walk after work”"))
         #expect(first.stdout.contains("For next week: “Rehearse once with Sam”"))
-        #expect(first.stdout.contains("You showed up on 4 of 7 days · longest streak: 4 days"))
+        #expect(first.stdout.contains("Days you showed up: 4 of 7 · longest streak: 4"))
         #expect(!first.stdout.lowercased().contains("because"))
         let json1 = try reflect(["digest", "--week", "2026-11-16", "--format", "json", "--now", "2026-11-23T10:00:00+01:00"])
         let json2 = try reflect(["digest", "--week", "2026-11-20", "--format", "json", "--now", "2027-01-05T10:00:00+01:00"])
@@ -243,7 +243,7 @@ struct JournalCLITests {
         #expect((doc["highlight"] as? [String: Any])?["day"] as? String == "2026-11-17")
         let md = try reflect(["digest", "--week", "2026-11-18", "--format", "md", "--now", "2026-11-23T10:00:00+01:00"])
         #expect(md.stdout.hasPrefix("# Your week in brief, 2026-11-16 – 2026-11-22\n"))
-        #expect(md.stdout.contains("\n- You showed up on 4 of 7 days"))
+        #expect(md.stdout.contains("\n- Days you showed up: 4 of 7"))
 
         let empty = try reflect(["digest", "--week", "2026-11-02", "--now", "2026-11-23T10:00:00+01:00"])
         #expect(empty.status == 0)

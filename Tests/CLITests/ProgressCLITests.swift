@@ -1,4 +1,5 @@
 import Foundation
+import ReflectCore
 import Testing
 
 // Issue 15 at the command line: a simulated history through --now, the
@@ -169,9 +170,9 @@ struct ProgressCLITests {
         _ = try h.run("coach.morning", at: "2026-11-01T07:30:00+01:00", answers: morningAnswers)
         let text = try h.progress(at: "2026-11-02T20:00:00+01:00")
         #expect(text.status == 0)
-        #expect(text.stdout.contains("Streak: 1 day (longest 1)"))
+        #expect(text.stdout.contains("Days in a row: 1 · longest: 1"), "no '1 days': a count is a label and a value")
         #expect(text.stdout.contains("■"))
-        #expect(text.stdout.contains("first_stress_response"))
+        #expect(text.stdout.contains("Your first plan for a stressful moment"), "an achievement by its name, not its key")
         #expect(!text.stdout.contains("\u{1B}["), "a pipe gets no colour")
         // On a terminal (script(1) gives it one): colour, unless NO_COLOR is set.
         let command = [CLIRunner.executable.path, "progress", "--db", h.db, "--now", "2026-11-02T20:00:00+01:00"].joined(separator: " ")
@@ -182,6 +183,31 @@ struct ProgressCLITests {
         #expect(!plain.stdout.contains("\u{1B}[32m"))
     }
 
+    @Test("the text report speaks the --locale: German figures, weekdays and achievement names, no English left; Japanese weekdays keep the columns aligned")
+    func textInLocale() throws {
+        let h = try History()
+        _ = try h.run("coach.morning", at: "2026-11-01T07:30:00+01:00", answers: morningAnswers)
+        let de = try h.progress(at: "2026-11-02T20:00:00+01:00", ["--locale", "de"])
+        #expect(de.status == 0, "\(de.stderr)")
+        #expect(de.stdout.contains("Tage in Folge: 1 · längste Serie: 1"))
+        #expect(de.stdout.contains("Mo Di Mi Do Fr Sa So"), "Monday first in German")
+        #expect(de.stdout.contains("Erfolge"))
+        #expect(de.stdout.contains("Dein erster Plan für einen stressigen Moment"))
+        for english in ["Streak", "This week", "Achievements", "first_stress_response"] {
+            #expect(!de.stdout.contains(english), "English '\(english)' in the German report")
+        }
+        // Each heatmap line is as wide as the header: 日 takes two columns, so does each cell.
+        let ja = try h.progress(at: "2026-11-02T20:00:00+01:00", ["--locale", "ja"])
+        let lines = ja.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first { $0.contains("日 月 火") })
+        let rows = lines.filter { $0.first?.isNumber == true && $0.contains("-") && ($0.contains("·") || $0.contains("■")) }
+        #expect(rows.count == 12)
+        let headerEnd = DisplayWidth.of(header)
+        // (every week but the current one, whose days after today are blank)
+        let lastCell = rows.dropLast().map { row in DisplayWidth.of(String(row[..<(row.lastIndex { $0 == "·" || $0 == "■" } ?? row.endIndex)])) }
+        #expect(lastCell.allSatisfy { $0 == headerEnd - 2 }, "the last cell sits under the last weekday: \(lastCell) vs \(headerEnd)")
+    }
+
     @Test("reset achievements asks first; --yes clears them")
     func resetAchievements() throws {
         let h = try History()
@@ -189,8 +215,12 @@ struct ProgressCLITests {
         let declined = try CLIRunner.run(["progress", "reset-achievements", "--db", h.db], stdin: "n\n")
         #expect(declined.stdout.contains("Nothing changed"))
         #expect(try h.progress(at: "2026-11-01T20:00:00+01:00", ["--format", "json"]).stdout.contains("first_stress_response"))
-        let done = try CLIRunner.run(["progress", "reset-achievements", "--db", h.db], stdin: "y\n")
+        let enter = try CLIRunner.run(["progress", "reset-achievements", "--db", h.db, "--locale", "de"], stdin: "\n")
+        #expect(enter.stdout.contains("[j/N]") && enter.stdout.contains("Nichts geändert."), "Enter keeps them: \(enter.stdout)")
+        #expect(try h.progress(at: "2026-11-01T20:00:00+01:00", ["--format", "json"]).stdout.contains("first_stress_response"))
+        let done = try CLIRunner.run(["progress", "reset-achievements", "--db", h.db, "--locale", "de"], stdin: "ja\n")
         #expect(done.status == 0)
+        #expect(done.stdout.contains("Erfolge gelöscht."))
         #expect(!(try h.progress(at: "2026-11-01T20:00:00+01:00", ["--format", "json"]).stdout.contains("first_stress_response")))
     }
 

@@ -71,8 +71,39 @@ public enum EngineString: String, CaseIterable, Sendable {
     case terminalStartAnew = "terminal.start_anew"
     case terminalKeptAsIs = "terminal.kept_as_is"
 
+    // `reflect progress` and `reflect coach context` in text form. Counts are
+    // written as a label and a value ("Days in a row: 1"): the locale files
+    // have no plural forms (docs/localization.md, "Counts").
+    case progressStreak = "progress.streak"
+    case progressWeek = "progress.week"
+    case progressAchievements = "progress.achievements"
+    case progressAchievementsNone = "progress.achievements.none"
+    case progressResetQuestion = "progress.reset.question"
+    case progressResetUnchanged = "progress.reset.unchanged"
+    case progressResetDone = "progress.reset.done"
+    case achievementStreak = "achievement.streak"
+    case achievementFirstWeekMorning = "achievement.first_week_morning"
+    case achievementWeeklyConsistency = "achievement.weekly_consistency"
+    case achievementFirstStressResponse = "achievement.first_stress_response"
+    case coachContextWhy = "coach.context.why"
+    case coachContextSwap = "coach.context.swap"
+    case coachContextStreak = "coach.context.streak"
+    case weekdayShort1 = "weekday.1.short"
+    case weekdayShort2 = "weekday.2.short"
+    case weekdayShort3 = "weekday.3.short"
+    case weekdayShort4 = "weekday.4.short"
+    case weekdayShort5 = "weekday.5.short"
+    case weekdayShort6 = "weekday.6.short"
+    case weekdayShort7 = "weekday.7.short"
+
     /// The key in the locale files.
     public var key: String { rawValue }
+
+    /// The short name of weekday `n` (1 = Sunday … 7 = Saturday, as
+    /// `Calendar` numbers them), for calendar headers.
+    public static func weekdayShort(_ n: Int) -> EngineString {
+        [.weekdayShort1, .weekdayShort2, .weekdayShort3, .weekdayShort4, .weekdayShort5, .weekdayShort6, .weekdayShort7][(n - 1 + 7) % 7]
+    }
 
     /// The message key of a validation code (`invalid.<code>`), nil for a
     /// code that has no translated message (its ``InvalidAnswer/message``
