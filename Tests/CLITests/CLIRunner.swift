@@ -33,6 +33,11 @@ struct CLIRunner {
     static func isolatedEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["XDG_DATA_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-xdg-\(UUID().uuidString)").path
+        // Compiled locale chains go to a cache under the temporary directory,
+        // never the person's ~/.cache (shared by the tests: keyed by content).
+        if env["REFLECT_CACHE_DIR"] == nil {
+            env["REFLECT_CACHE_DIR"] = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-tests-cache").path
+        }
         for (k, v) in extra { env[k] = v }
         return env
     }
@@ -82,7 +87,12 @@ struct ContentFixture {
 }
 
 /// The repository's own content (flows/ at the package root).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// Reading it also points the compiled-locale cache of this process and the
+/// commands it starts at the temporary directory (never ~/.cache).
+let repositoryRoot: URL = {
+    setenv("REFLECT_CACHE_DIR", FileManager.default.temporaryDirectory.appendingPathComponent("reflect-tests-cache").path, 0)
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}()
 
 /// A `reflect` process fed one answer at a time, whose events are read as
 /// they are printed, so a test can act at an exact point (kill it, say).

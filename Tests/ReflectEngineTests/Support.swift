@@ -24,8 +24,14 @@ extension FlowSession {
     }
 }
 
-/// The package root (holds flows/ and locales/).
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The package root (holds flows/ and locales/). Reading it also points
+/// ``CompiledCache/standard`` at a cache under the temporary directory
+/// (unless REFLECT_CACHE_DIR is set): tests never write to the person's
+/// ~/.cache.
+let repositoryRoot: URL = {
+    setenv("REFLECT_CACHE_DIR", FileManager.default.temporaryDirectory.appendingPathComponent("reflect-tests-cache").path, 0)
+    return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+}()
 
 /// The repository's English language.
 func english() throws -> Language {

@@ -642,3 +642,114 @@ private struct PieceCompiler {
         }
     }
 }
+
+// MARK: - Compiled form
+
+extension DistortionDetector {
+    /// Bumped whenever the layout below or anything that decides what a
+    /// compiled detector contains (normalisation, expansion) changes.
+    public static let compiledFormat: UInt32 = 1
+
+    /// The detector as bytes, read back by ``init(reading:)``: for keeping
+    /// a compiled detector on disk instead of expanding the rules at every start.
+    public func write(to w: inout CompiledWriter) {
+        w.u32(DistortionDetector.compiledFormat)
+        w.double(threshold)
+        w.bool(mode == .substring)
+        c.matcher.write(to: &w.bytes)
+        for list in [c.groupStart, c.groupPieces, c.stepStart, c.stepRule, c.stepIndex, c.ruleType, c.ruleLength, c.ruleGaps] {
+            w.int32s(list)
+        }
+        w.u32(UInt32(c.ruleWeight.count))
+        for x in c.ruleWeight { w.double(x) }
+        w.u32(UInt32(c.gaps.count))
+        for g in c.gaps { w.bool(g) }
+        w.u32(UInt32(c.rules.count))
+        for rule in c.rules {
+            w.int(rule.type)
+            w.string(rule.strength.rawValue)
+            w.string(rule.text)
+            w.int32s(rule.pieces)
+            w.u32(UInt32(rule.gaps.count))
+            for g in rule.gaps { w.bool(g) }
+        }
+        w.strings(c.types.map(\.rawValue))
+        for x in [c.negateBefore, c.negateAfter, c.clauseBreak, c.ownWords] { w.u32(UInt32(bitPattern: x)) }
+        w.int(c.window)
+    }
+
+    /// A detector read from ``write(to:)``'s bytes; nil unless they are a
+    /// complete detector of this format whose every index is in range (a
+    /// damaged file can neither crash nor hang detection).
+    public init?(reading r: inout CompiledReader) {
+        guard r.u32() == DistortionDetector.compiledFormat, let threshold = r.double(), let substring = r.bool() else { return nil }
+        var at = r.offset
+        guard let matcher = PhraseMatcher(reading: r.bytes, at: &at) else { return nil }
+        r.offset = at
+        var lists: [[Int32]] = []
+        for _ in 0..<8 {
+            guard let l = r.int32s() else { return nil }
+            lists.append(l)
+        }
+        let (groupStart, groupPieces, stepStart, stepRule, stepIndex, ruleType, ruleLength, ruleGaps)
+            = (lists[0], lists[1], lists[2], lists[3], lists[4], lists[5], lists[6], lists[7])
+        guard let nw = r.count(minimumSize: 8) else { return nil }
+        var weights: [Double] = []
+        for _ in 0..<nw {
+            guard let x = r.double() else { return nil }
+            weights.append(x)
+        }
+        guard let ng = r.count() else { return nil }
+        var gaps: [Bool] = []
+        for _ in 0..<ng {
+            guard let g = r.bool() else { return nil }
+            gaps.append(g)
+        }
+        guard let nr = r.count(minimumSize: 20) else { return nil }
+        var rules: [Rule] = []
+        for _ in 0..<nr {
+            guard let type = r.int(), let s = r.string(), let strength = DistortionRules.Strength(rawValue: s), let text = r.string(),
+                  let pieces = r.int32s(), let k = r.count() else { return nil }
+            var g: [Bool] = []
+            for _ in 0..<k {
+                guard let x = r.bool() else { return nil }
+                g.append(x)
+            }
+            rules.append(Rule(type: type, strength: strength, text: text, pieces: pieces, gaps: g))
+        }
+        guard let names = r.strings(), let nb = r.u32(), let na = r.u32(), let cb = r.u32(), let ow = r.u32(), let window = r.int()
+        else { return nil }
+        var types: [DistortionType] = []
+        for n in names {
+            guard let t = DistortionType(rawValue: n) else { return nil }
+            types.append(t)
+        }
+        // Every index the evaluation follows must be in range.
+        let groups = matcher.categories.count
+        let pieces = stepStart.count - 1
+        let ruleCount = rules.count
+        func ascending(_ starts: [Int32], end: Int) -> Bool {
+            guard let first = starts.first, first == 0, starts.last.map({ Int($0) == end }) ?? false else { return false }
+            return zip(starts, starts.dropFirst()).allSatisfy { $0 <= $1 }
+        }
+        guard groupStart.count == groups + 1, ascending(groupStart, end: groupPieces.count), pieces >= 0,
+              groupPieces.allSatisfy({ $0 >= 0 && Int($0) < pieces }), ascending(stepStart, end: stepRule.count),
+              stepIndex.count == stepRule.count, stepRule.allSatisfy({ $0 >= 0 && Int($0) < ruleCount }),
+              ruleType.count == ruleCount, ruleLength.count == ruleCount, ruleGaps.count == ruleCount, weights.count == ruleCount,
+              ruleType.allSatisfy({ $0 >= 0 && Int($0) < types.count }),
+              rules.allSatisfy({ $0.type >= 0 && $0.type < types.count && $0.pieces.count <= 8 && $0.gaps.count == $0.pieces.count
+                  && $0.pieces.allSatisfy { p in p >= 0 && Int(p) < pieces } }),
+              zip(ruleLength, rules).allSatisfy({ Int($0) == $1.pieces.count }),
+              zip(ruleGaps, rules).allSatisfy({ $0 >= 0 && Int($0) + $1.gaps.count <= gaps.count }),
+              zip(stepIndex, stepRule).allSatisfy({ $0 >= 0 && Int($0) < rules[Int($1)].pieces.count }),
+              [nb, na, cb, ow].allSatisfy({ Int32(bitPattern: $0) >= -1 && Int(Int32(bitPattern: $0)) < pieces }),
+              (0...50).contains(window), threshold >= 0, threshold <= 1
+        else { return nil }
+        self.threshold = threshold
+        self.mode = substring ? .substring : .wordBoundary
+        c = Compiled(matcher: matcher, groupStart: groupStart, groupPieces: groupPieces, stepStart: stepStart, stepRule: stepRule,
+                     stepIndex: stepIndex, ruleType: ruleType, ruleWeight: weights, ruleLength: ruleLength, ruleGaps: ruleGaps,
+                     gaps: gaps, rules: rules, types: types, negateBefore: Int32(bitPattern: nb), negateAfter: Int32(bitPattern: na),
+                     clauseBreak: Int32(bitPattern: cb), ownWords: Int32(bitPattern: ow), window: window)
+    }
+}

@@ -217,13 +217,19 @@ final class PhraseAutomaton: @unchecked Sendable {
         guard offset + (ic + rowCount * 256 + states) * 4 + sc <= b.count else { return nil }
         self.init(states: states, phrases: phrases, rows: rowCount)
         func load(_ to: UnsafeMutablePointer<Int32>, _ count: Int) {
+            #if _endian(little)
+            if count > 0, let base = b.baseAddress {
+                UnsafeMutableRawPointer(to).copyMemory(from: base + offset, byteCount: count * 4)
+            }
+            #else
             for i in 0..<count { to[i] = Int32(littleEndian: b.loadUnaligned(fromByteOffset: offset + i * 4, as: Int32.self)) }
+            #endif
             offset += count * 4
         }
         load(ints, ic)
         load(rowTable, rowCount * 256)
         load(denseTable, states)
-        for i in 0..<sc { small[i] = b[offset + i] }
+        if sc > 0, let base = b.baseAddress { UnsafeMutableRawPointer(small).copyMemory(from: base + offset, byteCount: sc) }
         offset += sc
         guard isConsistent(categories: categories) else { return nil }
     }

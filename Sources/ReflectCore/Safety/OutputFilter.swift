@@ -68,6 +68,11 @@ public struct OutputFilter: Sendable {
         self.allowedNumbers = Set(allowedNumbers.map { $0.filter(\.isNumber) }.filter { !$0.isEmpty })
     }
 
+    private init(medical: [(matcher: PhraseMatcher, kinds: [Kind])], allowedNumbers: Set<String>) {
+        self.medical = medical
+        self.allowedNumbers = allowedNumbers
+    }
+
     /// Throws exactly what building a filter from `data` would throw,
     /// without building one (see ``SafetyGate/validate(_:)``).
     public static func validate(_ data: SafetyData) throws(LexiconError) {
@@ -199,5 +204,38 @@ public struct OutputFilter: Sendable {
         guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) else { return false }
         let lengths = parts.map(\.count)
         return lengths == [4, 2, 2] || (lengths[0] <= 2 && lengths[1] <= 2 && (lengths[2] == 2 || lengths[2] == 4))
+    }
+}
+
+extension OutputFilter {
+    /// The compiled filter as bytes, read back by ``init(reading:)``.
+    public func write(to w: inout CompiledWriter) {
+        w.u32(UInt32(medical.count))
+        for layer in medical {
+            layer.matcher.write(to: &w.bytes)
+            w.strings(layer.kinds.map(\.rawValue))
+        }
+        w.strings(allowedNumbers.sorted())
+    }
+
+    /// Nil unless the bytes are a complete compiled filter whose kinds name
+    /// every category its matchers can report.
+    public init?(reading r: inout CompiledReader) {
+        guard let n = r.count(minimumSize: 8) else { return nil }
+        var medical: [(matcher: PhraseMatcher, kinds: [Kind])] = []
+        for _ in 0..<n {
+            var at = r.offset
+            guard let m = PhraseMatcher(reading: r.bytes, at: &at) else { return nil }
+            r.offset = at
+            guard let names = r.strings(), names.count == m.categories.count else { return nil }
+            var kinds: [Kind] = []
+            for name in names {
+                guard let k = Kind(rawValue: name) else { return nil }
+                kinds.append(k)
+            }
+            medical.append((m, kinds))
+        }
+        guard let numbers = r.strings() else { return nil }
+        self.init(medical: medical, allowedNumbers: Set(numbers))
     }
 }

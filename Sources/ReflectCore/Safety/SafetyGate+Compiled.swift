@@ -35,53 +35,61 @@ extension SafetyGate {
     /// A gate read from ``compiled()``'s bytes; nil when they are not a
     /// complete, consistent compiled gate of this format.
     public init?(compiled bytes: [UInt8]) {
-        let read: [Layer]? = bytes.withUnsafeBytes { b in
-            var at = 0
-            guard b.count >= 4, Array(b[0..<4]) == Array("RFSG".utf8) else { return nil }
-            at = 4
-            guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
-            var layers: [Layer] = []
-            for _ in 0..<count {
-                guard let present = CompiledBytes.uint32(b, &at),
-                      let plain = PhraseMatcher(reading: b, at: &at), let squeezed = PhraseMatcher(reading: b, at: &at) else { return nil }
-                var optionals: [PhraseMatcher?] = []
-                for i in 0..<4 {
-                    if present & (1 << UInt32(i)) == 0 {
-                        optionals.append(nil)
-                    } else {
-                        guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
-                        optionals.append(m)
-                    }
-                }
-                guard let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
-                var categories: [SafetyCategory] = []
-                for _ in 0..<n {
-                    guard let name = CompiledBytes.string(b, &at), let c = SafetyCategory(rawValue: name) else { return nil }
-                    categories.append(c)
-                }
-                // Every category index a matcher can report must name a category.
-                guard plain.categories.count == categories.count, squeezed.categories.count == categories.count else { return nil }
-                var near: NearRules?
-                if present & (1 << 4) != 0 {
-                    guard let rules = NearRules(reading: b, at: &at) else { return nil }
-                    near = rules
-                }
-                var after: [PhraseMatcher?] = []
-                for i in 5..<7 {
-                    if present & (1 << UInt32(i)) == 0 {
-                        after.append(nil)
-                    } else {
-                        guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
-                        after.append(m)
-                    }
-                }
-                layers.append(Layer(plain: plain, squeezed: squeezed, benignPlain: optionals[0], benignSqueezed: optionals[1],
-                                    negation: optionals[2], negationSqueezed: optionals[3], negationAfter: after[0],
-                                    negationAfterSqueezed: after[1], categories: categories, near: near))
-            }
-            return at == b.count ? layers : nil
-        }
-        guard let read else { return nil }
+        guard let read = bytes.withUnsafeBytes(SafetyGate.layers(compiled:)) else { return nil }
         self.init(compiledLayers: read)
+    }
+
+    /// A gate read from ``compiled()``'s bytes in place (a section of a
+    /// larger cache file); nil as for ``init(compiled:)-([UInt8])``.
+    public init?(compiled raw: UnsafeRawBufferPointer) {
+        guard let read = SafetyGate.layers(compiled: raw) else { return nil }
+        self.init(compiledLayers: read)
+    }
+
+    private static func layers(compiled b: UnsafeRawBufferPointer) -> [Layer]? {
+        var at = 0
+        guard b.count >= 4, Array(b[0..<4]) == Array("RFSG".utf8) else { return nil }
+        at = 4
+        guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
+        var layers: [Layer] = []
+        for _ in 0..<count {
+            guard let present = CompiledBytes.uint32(b, &at),
+                  let plain = PhraseMatcher(reading: b, at: &at), let squeezed = PhraseMatcher(reading: b, at: &at) else { return nil }
+            var optionals: [PhraseMatcher?] = []
+            for i in 0..<4 {
+                if present & (1 << UInt32(i)) == 0 {
+                    optionals.append(nil)
+                } else {
+                    guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
+                    optionals.append(m)
+                }
+            }
+            guard let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
+            var categories: [SafetyCategory] = []
+            for _ in 0..<n {
+                guard let name = CompiledBytes.string(b, &at), let c = SafetyCategory(rawValue: name) else { return nil }
+                categories.append(c)
+            }
+            // Every category index a matcher can report must name a category.
+            guard plain.categories.count == categories.count, squeezed.categories.count == categories.count else { return nil }
+            var near: NearRules?
+            if present & (1 << 4) != 0 {
+                guard let rules = NearRules(reading: b, at: &at) else { return nil }
+                near = rules
+            }
+            var after: [PhraseMatcher?] = []
+            for i in 5..<7 {
+                if present & (1 << UInt32(i)) == 0 {
+                    after.append(nil)
+                } else {
+                    guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
+                    after.append(m)
+                }
+            }
+            layers.append(Layer(plain: plain, squeezed: squeezed, benignPlain: optionals[0], benignSqueezed: optionals[1],
+                                negation: optionals[2], negationSqueezed: optionals[3], negationAfter: after[0],
+                                negationAfterSqueezed: after[1], categories: categories, near: near))
+        }
+            return at == b.count ? layers : nil
     }
 }

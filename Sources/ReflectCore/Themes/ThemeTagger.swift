@@ -13,6 +13,7 @@ public struct ThemeTagger: Sendable {
     /// A tagger that tags nothing (a locale chain without theme lists).
     public static let none = ThemeTagger()
     private init() { matcher = nil }
+    private init(matcher: PhraseMatcher) { self.matcher = matcher }
 
     /// The themes `text` mentions, each once, in ``Theme`` order.
     public func themes(in text: String) -> [Theme] {
@@ -23,5 +24,26 @@ public struct ThemeTagger: Sendable {
             matcher.forEachOccurrence(normalized: buffer) { _, _, category in found.insert(category) }
         }
         return found.sorted().compactMap { Theme(rawValue: matcher.categories[$0]) }.sorted()
+    }
+}
+
+extension ThemeTagger {
+    /// The compiled tagger as bytes, read back by ``init(reading:)``.
+    public func write(to w: inout CompiledWriter) {
+        w.bool(matcher != nil)
+        matcher?.write(to: &w.bytes)
+    }
+
+    /// Nil unless the bytes are a complete compiled tagger.
+    public init?(reading r: inout CompiledReader) {
+        guard let present = r.bool() else { return nil }
+        guard present else {
+            self = .none
+            return
+        }
+        var at = r.offset
+        guard let m = PhraseMatcher(reading: r.bytes, at: &at) else { return nil }
+        r.offset = at
+        self.init(matcher: m)
     }
 }

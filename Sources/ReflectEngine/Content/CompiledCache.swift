@@ -54,6 +54,40 @@ public struct CompiledCache: Sendable {
         return gate
     }
 
+    // MARK: - Locale chains
+
+    /// The cached form of a locale chain whose files are `files` (tag and
+    /// bytes, most specific first), when one is on disk and intact.
+    func language(files: [(tag: String, bytes: Data)]) -> CompiledLanguageFile? {
+        guard let directory else { return nil }
+        let key = CompiledCache.key(files: files)
+        return CompiledLanguageFile.open(directory.appendingPathComponent("lang-\(CompiledCache.chainName(files))-\(key).bin").path,
+                                         key: key)
+    }
+
+    /// Keeps `chain` (read from `files`) and its compiled parts on disk.
+    func store(_ chain: [LocaleData], parts: LanguageParts, files: [(tag: String, bytes: Data)]) {
+        guard let directory else { return }
+        let key = CompiledCache.key(files: files), name = CompiledCache.chainName(files)
+        CompiledCache.writeFile(CompiledLanguageFile.bytes(chain: chain, parts: parts, key: key),
+                                to: directory.appendingPathComponent("lang-\(name)-\(key).bin"), replacing: "lang-\(name)-", in: directory)
+    }
+
+    static func chainName(_ files: [(tag: String, bytes: Data)]) -> String { files.map(\.tag).joined(separator: "-") }
+
+    /// A hash of the locale files' bytes, the compiled format and the
+    /// running executable: any edit to a file of the chain, or a new build,
+    /// names a new file.
+    static func key(files: [(tag: String, bytes: Data)]) -> String {
+        var h = ContentHash()
+        h.add("reflect.language.\(CompiledLanguageFile.format)\u{1F}\(executableIdentity)\u{1F}")
+        for (tag, bytes) in files {
+            h.add("\(tag)\u{1F}\(bytes.count)\u{1F}")
+            bytes.withUnsafeBytes { h.add($0) }
+        }
+        return h.hex
+    }
+
     // MARK: - Key
 
     static func key(_ layers: [(data: SafetyData, mode: PhraseMatcher.Mode)]) -> String {
@@ -118,6 +152,12 @@ public struct CompiledCache: Sendable {
         let sum = payload.withUnsafeBytes { checksum($0) }
         withUnsafeBytes(of: sum.littleEndian) { out.append(contentsOf: $0) }
         out += payload
+        writeFile(out, to: file, replacing: prefix, in: directory)
+    }
+
+    /// Writes `out` whole under a temporary name and renames it into place;
+    /// removes the other files starting with `prefix`.
+    static func writeFile(_ out: [UInt8], to file: URL, replacing prefix: String, in directory: URL) {
         let fm = FileManager.default
         do {
             try fm.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -71,11 +71,18 @@ public struct ContentLibrary: Sendable {
     private struct DocumentMemo {
         let library: ContentLibrary
         let runtime: Bool
+        /// Files already read (bytes), parsed from these bytes.
+        var texts: [String: Data] = [:]
         var read: [String: LocaleDocument?] = [:]
 
         mutating func document(_ tag: String) throws(EngineError) -> LocaleDocument? {
             if let known = read[tag] { return known }
-            let doc = try library.document(tag, runtime: runtime)
+            let doc: LocaleDocument?
+            if let bytes = texts[tag] {
+                doc = try library.document(tag, bytes: bytes, runtime: runtime)
+            } else {
+                doc = try library.document(tag, runtime: runtime)
+            }
             read[tag] = doc
             return doc
         }
@@ -90,7 +97,17 @@ public struct ContentLibrary: Sendable {
     private func document(_ tag: String, runtime: Bool) throws(EngineError) -> LocaleDocument? {
         let url = localesDirectory.appendingPathComponent("\(tag).yaml")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let doc = try LocaleFile.load(url, displayName: "locales/\(tag).yaml", runtime: runtime)
+        return try checked(tag, LocaleFile.load(url, displayName: "locales/\(tag).yaml", runtime: runtime))
+    }
+
+    private func document(_ tag: String, bytes: Data, runtime: Bool) throws(EngineError) -> LocaleDocument {
+        guard let text = String(data: bytes, encoding: .utf8) else {
+            throw .invalidContent(file: "locales/\(tag).yaml", line: nil, message: "cannot read the file as UTF-8 text")
+        }
+        return try checked(tag, LocaleFile.document(text, file: "locales/\(tag).yaml", runtime: runtime))
+    }
+
+    private func checked(_ tag: String, _ doc: LocaleDocument) throws(EngineError) -> LocaleDocument {
         guard doc.tag == tag else {
             throw .invalidContent(file: "locales/\(tag).yaml", line: 1, message: "declares 'locale: \(doc.tag)', expected '\(tag)'")
         }
@@ -124,25 +141,7 @@ public struct ContentLibrary: Sendable {
 
     private func language(for tag: String, personality id: String?, variants assignments: [VariantAssignment],
                           runtime: Bool) throws(EngineError) -> Language {
-        var read = DocumentMemo(library: self, runtime: runtime)
-        var chain: [LocaleData] = []
-        for t in Localizer.fallbackTags(for: tag) {
-            if let data = try read.locale(t) { chain.append(data) }
-        }
-        guard chain.contains(where: { $0.safety != nil }) else {
-            // Safety is not optional: without lists, crisis language would go unnoticed.
-            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has a safety section; "
-                + "Reflect does not run without crisis lists (add `safety:` to locales/en.yaml, see docs/safety.md)")
-        }
-        // The engine's own lines (validation messages, the safety notice,
-        // the terminal's hints) have no English copy in code: a chain
-        // without them cannot run.
-        let missing = EngineString.missing(in: chain)
-        guard missing.isEmpty else {
-            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has the string"
-                + (missing.count == 1 ? " " : "s ") + missing.map { "'\($0.key)'" }.joined(separator: ", ")
-                + " that Reflect shows itself (add it under `strings:` in locales/en.yaml, see docs/localization.md)")
-        }
+        let (chain, parts) = try compiledChain(for: tag, runtime: runtime)
         func compatible(_ table: [String: [String: String]]) -> [String: [String: String]] {
             var out: [String: [String: String]] = [:]
             for (t, strings) in table {
@@ -161,10 +160,59 @@ public struct ContentLibrary: Sendable {
             if let arm = experiments.first(where: { $0.key == a.experiment })?.variations.first(where: { $0.id == a.variation }),
                let p = arm.personality { chosen = p }
         }
-        guard let chosen else { return try Language(chain: chain, variants: variants, cache: cache) }
+        guard let chosen else { return Language(chain: chain, personality: nil, variants: variants, parts: parts) }
         var pack = try personality(chosen)
         pack.strings = compatible(pack.strings)
-        return try Language(chain: chain, personality: pack, variants: variants, cache: cache)
+        return Language(chain: chain, personality: pack, variants: variants, parts: parts)
+    }
+
+    /// The chain's locale data and compiled lists. Running (`runtime`) with
+    /// a cache directory: read from the cache file named by the hash of the
+    /// chain's files when there is one (no YAML is parsed, nothing is
+    /// compiled until used), else parsed, compiled and stored there.
+    private func compiledChain(for tag: String, runtime: Bool) throws(EngineError) -> ([LocaleData], LanguageParts) {
+        var read = DocumentMemo(library: self, runtime: runtime)
+        let tags = Localizer.fallbackTags(for: tag)
+        var files: [(tag: String, bytes: Data)] = []
+        let cached = runtime && cache.directory != nil
+        if cached {
+            for t in tags {
+                if let bytes = FileManager.default.contents(atPath: localesDirectory.appendingPathComponent("\(t).yaml").path) {
+                    files.append((t, bytes))
+                    read.texts[t] = bytes
+                }
+            }
+            if let file = cache.language(files: files) {
+                try ContentLibrary.checkRunnable(file.chain, tag: tag)
+                return (file.chain, LanguageParts(chain: file.chain, file: file))
+            }
+        }
+        var chain: [LocaleData] = []
+        for t in tags {
+            if let data = try read.locale(t) { chain.append(data) }
+        }
+        try ContentLibrary.checkRunnable(chain, tag: tag)
+        let parts = try LanguageParts(compiling: chain)
+        if cached { cache.store(chain, parts: parts, files: files) }
+        return (chain, parts)
+    }
+
+    /// A chain runs only with crisis lists and every string Reflect shows itself.
+    private static func checkRunnable(_ chain: [LocaleData], tag: String) throws(EngineError) {
+        guard chain.contains(where: { $0.safety != nil }) else {
+            // Safety is not optional: without lists, crisis language would go unnoticed.
+            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has a safety section; "
+                + "Reflect does not run without crisis lists (add `safety:` to locales/en.yaml, see docs/safety.md)")
+        }
+        // The engine's own lines (validation messages, the safety notice,
+        // the terminal's hints) have no English copy in code: a chain
+        // without them cannot run.
+        let missing = EngineString.missing(in: chain)
+        guard missing.isEmpty else {
+            throw .invalidContent(file: "locales/en.yaml", line: nil, message: "no locale on \(tag)'s chain has the string"
+                + (missing.count == 1 ? " " : "s ") + missing.map { "'\($0.key)'" }.joined(separator: ", ")
+                + " that Reflect shows itself (add it under `strings:` in locales/en.yaml, see docs/localization.md)")
+        }
     }
 
     // MARK: - Experiments

@@ -1,20 +1,27 @@
 import ReflectCore
 
+import Foundation
+
 /// Everything language-specific a session needs, for one locale chain:
 /// strings, the distortion detector, the specificity probe, and the safety
 /// gate and output filter. Built once per run (compiling the word lists is
 /// the expensive part).
+///
+/// The compiled parts are built, or read from a ``CompiledCache`` file,
+/// when first used: a run's first prompt needs only strings, the gate is
+/// needed at the first answer and the output filter only for generated
+/// text. Each is built at most once per language (thread-safe).
 public struct Language: Sendable {
     public let localizer: Localizer
     /// Nil when no locale in the chain has distortion lists.
-    public let detector: DistortionDetector?
+    public var detector: DistortionDetector? { parts.detector.value }
     /// Nil when no locale in the chain has vague phrases.
-    public let probe: SpecificityProbe?
+    public var probe: SpecificityProbe? { parts.probe.value }
     /// Crisis language of every locale in the chain together (people mix in
     /// English); always present.
-    public let safety: SafetyGate
+    public var safety: SafetyGate { parts.safety.value }
     /// Checks generated text; allows the chain's crisis lines.
-    public let outputFilter: OutputFilter
+    public var outputFilter: OutputFilter { parts.outputFilter.value }
     /// The personality whose tone overrides apply, if any.
     public let personality: String?
     /// The person's experiment arms in this session (strings, `s:variant`,
@@ -22,54 +29,31 @@ public struct Language: Sendable {
     public let variants: ActiveVariants
     /// Auto-tagging with the first theme lists on the chain (tags nothing
     /// when no locale has any).
-    public let themes: ThemeTagger
+    public var themes: ThemeTagger { parts.themes.value }
+
+    /// The compiled word lists, each built on first use.
+    let parts: LanguageParts
 
     public var tag: String { localizer.tag }
 
+    /// Compiles every list now (an error names the locale file).
     /// `cache`: where a compiled safety gate may be kept between runs
-    /// (``CompiledCache``); by default every list is compiled.
+    /// (``CompiledCache/gate(_:name:)``); by default every list is compiled.
     public init(chain: [LocaleData], personality: Personality? = nil, variants: ActiveVariants = .none,
                 cache: CompiledCache = .none) throws(EngineError) {
         localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:], variantStrings: variants.strings)
         self.personality = personality?.id
         self.variants = variants
-        if let source = localizer.distortionSource, let rules = source.distortions {
-            do { detector = try DistortionDetector(rules, mode: source.matching) } catch {
-                throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "distortions: \(error)")
-            }
-        } else {
-            detector = nil
-        }
-        if let source = localizer.themeSource, let lists = source.themes {
-            do { themes = try ThemeTagger(lists, mode: source.matching) } catch {
-                throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "themes: \(error)")
-            }
-        } else {
-            themes = .none
-        }
-        if let source = localizer.probeSource {
-            do {
-                probe = try SpecificityProbe(minimumCharacters: source.probe.minimumCharacters,
-                                             vaguePhrases: source.probe.vaguePhrases, mode: source.matching)
-            } catch {
-                throw .invalidContent(file: "locales/\(source.tag).yaml", line: nil, message: "probe: \(error)")
-            }
-        } else {
-            probe = nil
-        }
-        // One layer per locale of the chain (the person's language and
-        // English: people mix English in), each with its own lists and mode.
-        let layers = chain.compactMap { locale in locale.safety.map { (data: $0, mode: locale.matching) } }
-        let numbers = OutputFilter.numbers(in: chain.compactMap(\.safety).flatMap { data in
-            data.resources.values.flatMap { $0 } + data.helplines.values.flatMap { $0.values.flatMap { $0 } }
-        })
-        do {
-            safety = try cache.gate(layers.isEmpty ? [(SafetyData(), .wordBoundary)] : layers,
-                                    name: chain.map(\.tag).joined(separator: "-"))
-            outputFilter = try OutputFilter(layers: layers, allowedNumbers: numbers)
-        } catch {
-            throw .invalidContent(file: "locales/\(localizer.tag).yaml", line: nil, message: "safety: \(error)")
-        }
+        parts = try LanguageParts(compiling: chain, gateCache: cache)
+    }
+
+    /// A language whose compiled parts come from `parts` (a cache file, or
+    /// another language of the same chain).
+    init(chain: [LocaleData], personality: Personality?, variants: ActiveVariants, parts: LanguageParts) {
+        localizer = Localizer(chain: chain, overrides: personality?.strings ?? [:], variantStrings: variants.strings)
+        self.personality = personality?.id
+        self.variants = variants
+        self.parts = parts
     }
 
     /// Whether any locale of the chain has safety lists.
