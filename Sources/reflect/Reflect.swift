@@ -14,6 +14,20 @@ struct Reflect: ParsableCommand {
         subcommands: [Run.self, Resume.self, Log.self, Today.self, SettingsCommand.self, PrepCommand.self, Reminders.self, Open.self, CoachCommand.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
                       Chat.self, Flows.self, ProgressCommand.self, Personalities.self, Check.self, TestCommand.self, Dev.self, Detect.self, Safety.self, Locales.self, Experiments.self,
                       InsightsCommand.self, LetterCommand.self, DigestCommand.self, MomentsCommand.self, ReportCommand.self, DeleteCommand.self])
+
+    /// `reflect run …` is parsed as `run` alone first: building the parser
+    /// of every subcommand costs more than the rest of a start. Whatever
+    /// does not parse that way (help, a mistake, any other command) goes
+    /// through the whole command tree, which prints the usual messages; an
+    /// error thrown while running is reported exactly as the tree reports it.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "run", var command = try? Run.parse(Array(arguments.dropFirst())) {
+            do { try command.run() } catch { Reflect.exit(withError: error) }
+            return
+        }
+        Reflect.main(nil)
+    }
 }
 
 /// Where content is read from; shared by every command that loads content.

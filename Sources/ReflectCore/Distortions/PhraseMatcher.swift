@@ -34,19 +34,33 @@ public struct PhraseMatcher: Sendable {
     public var stateCount: Int { automaton.states }
 
     public init(_ lexicon: PhraseLexicon, mode: Mode) throws(LexiconError) {
-        var phrases: [[UInt8]] = [], category: [Int32] = []
+        let list = try PhraseMatcher.phrases(of: lexicon)
+        self.mode = mode
+        self.categories = lexicon.priority
+        self.automaton = PhraseAutomaton(phrases: list.map(\.bytes), category: list.map { Int32($0.category) })
+    }
+
+    /// The distinct phrases a matcher over `lexicon` holds, as matched
+    /// (normalised, trimmed), each with its category index: the first
+    /// category listing a phrase wins, as in priority order.
+    static func phrases(of lexicon: PhraseLexicon) throws(LexiconError) -> [(bytes: [UInt8], category: Int)] {
+        var out: [(bytes: [UInt8], category: Int)] = []
         var seen = Set<[UInt8]>()
         for (c, name) in lexicon.priority.enumerated() {
             for (normalized, phrase) in try lexicon.normalizedPhrases(of: name) {
                 let b = Array(try PhraseMatcher.trimmed(normalized, category: name, phrase: phrase))
-                // The first category listing a phrase wins, as in priority order.
                 guard seen.insert(b).inserted else { continue }
-                phrases.append(b)
-                category.append(Int32(c))
+                out.append((b, c))
             }
         }
+        return out
+    }
+
+    /// A matcher over distinct, non-empty `phrases` (already normalised),
+    /// phrase i in category `category[i]` of `categories`.
+    init(phrases: [[UInt8]], category: [Int32], categories: [String], mode: Mode) {
         self.mode = mode
-        self.categories = lexicon.priority
+        self.categories = categories
         self.automaton = PhraseAutomaton(phrases: phrases, category: category)
     }
 
@@ -101,6 +115,18 @@ public struct PhraseMatcher: Sendable {
         }
         let category = automaton.category
         for f in found { body(Int(f.start), Int(f.end), Int(category[Int(f.phrase)])) }
+    }
+
+    /// Calls `body(start, end, category index)` for every occurrence of
+    /// every phrase, in order of `end` (no sorting, no allocation): for
+    /// callers whose result does not depend on the order.
+    @inline(__always)
+    func forEachMatch(normalized t: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Void) {
+        let category = automaton.category
+        scan(t) { start, end, phrase in
+            body(start, end, Int(category[Int(phrase)]))
+            return false
+        }
     }
 
     /// The index in ``categories`` of the best match in `text`, or nil.

@@ -16,8 +16,8 @@ import Foundation
 ///   its `negations_after` right after the right term ("Mein Mann schlägt
 ///   mich nicht"), cancels the match.
 ///
-/// Cost: one more pass of a ``PhraseMatcher`` over the text (all rules of a
-/// layer share one matcher), then constant work per occurrence; the window
+/// Cost: no pass of its own (the terms are found by the gate's one pass
+/// per layer and variant, ``GatePass``), then constant work per occurrence; the window
 /// check reads at most the bytes between the two terms of a pair, and stops
 /// once the window is exceeded. Linear in the text.
 struct NearRules: Sendable {
@@ -32,15 +32,11 @@ struct NearRules: Sendable {
         let right: String
     }
 
-    /// A matcher over every distinct term, and for each of its categories
-    /// (one per distinct term) the sides it stands for: `rule * 2 + side`.
-    private struct Compiled: Sendable {
-        let matcher: PhraseMatcher
-        let members: [[Int32]]
-    }
-
-    private let plain: Compiled
-    private let squeezed: Compiled
+    /// For each variant (plain, squeezed), each distinct term's sides:
+    /// `rule * 2 + side`. The terms themselves are found by the gate's
+    /// pass (``GatePass``), term i reported as near term i.
+    let plainMembers: [[Int32]]
+    let squeezedMembers: [[Int32]]
     private let categories: [SafetyCategory]
     private let mode: PhraseMatcher.Mode
 
@@ -73,10 +69,13 @@ struct NearRules: Sendable {
         }
     }
 
-    /// Nil when there are no rules.
-    init?(_ rules: [Rule], slots: [String: [String]], mode: PhraseMatcher.Mode) throws(LexiconError) {
+    /// The rules, and for each variant the terms to find, as matched
+    /// (normalised, trimmed, distinct) with their term index; nil when
+    /// there are no rules.
+    static func compile(_ rules: [Rule], slots: [String: [String]], mode: PhraseMatcher.Mode) throws(LexiconError)
+        -> (rules: NearRules, plain: [(bytes: [UInt8], category: Int)], squeezed: [(bytes: [UInt8], category: Int)])? {
         guard !rules.isEmpty else { return nil }
-        func compile(_ transform: ([UInt8]) -> [UInt8]) throws(LexiconError) -> Compiled {
+        func compile(_ transform: ([UInt8]) -> [UInt8]) throws(LexiconError) -> (members: [[Int32]], terms: [(bytes: [UInt8], category: Int)]) {
             var index: [[UInt8]: Int] = [:]
             var terms: [[UInt8]] = []
             var members: [[Int32]] = []
@@ -99,33 +98,34 @@ struct NearRules: Sendable {
                     }
                 }
             }
+            // Each term as its own category, matched as a phrase of its own
+            // (normalised again), as a matcher over these terms would.
             let names = terms.indices.map(String.init)
             var phrases: [String: [String]] = [:]
             for (i, term) in terms.enumerated() { phrases[names[i]] = [String(decoding: term, as: UTF8.self)] }
-            return Compiled(matcher: try PhraseMatcher(PhraseLexicon(priority: names, phrases: phrases), mode: mode), members: members)
+            return (members, try PhraseMatcher.phrases(of: PhraseLexicon(priority: names, phrases: phrases)))
         }
-        plain = try compile { $0 }
-        squeezed = try compile { Array(SafetyGate.squeeze(String(decoding: $0, as: UTF8.self)).utf8) }
-        categories = rules.map(\.category)
-        self.mode = mode
+        let plain = try compile { $0 }
+        let squeezed = try compile { Array(SafetyGate.squeeze(String(decoding: $0, as: UTF8.self)).utf8) }
+        let near = NearRules(plainMembers: plain.members, squeezedMembers: squeezed.members, categories: rules.map(\.category), mode: mode)
+        return (near, plain.terms, squeezed.terms)
     }
 
-    private init(plain: Compiled, squeezed: Compiled, categories: [SafetyCategory], mode: PhraseMatcher.Mode) {
-        self.plain = plain
-        self.squeezed = squeezed
+    private init(plainMembers: [[Int32]], squeezedMembers: [[Int32]], categories: [SafetyCategory], mode: PhraseMatcher.Mode) {
+        self.plainMembers = plainMembers
+        self.squeezedMembers = squeezedMembers
         self.categories = categories
         self.mode = mode
     }
 
-    /// Appends the compiled rules (see ``SafetyGate/compiled()``).
+    /// Appends the rules (see ``SafetyGate/compiled()``).
     func write(to out: inout [UInt8]) {
         CompiledBytes.append(mode == .wordBoundary ? 0 : 1, to: &out)
         CompiledBytes.append(UInt32(categories.count), to: &out)
         for c in categories { CompiledBytes.append(c.rawValue, to: &out) }
-        for compiled in [plain, squeezed] {
-            compiled.matcher.write(to: &out)
-            CompiledBytes.append(UInt32(compiled.members.count), to: &out)
-            for m in compiled.members {
+        for members in [plainMembers, squeezedMembers] {
+            CompiledBytes.append(UInt32(members.count), to: &out)
+            for m in members {
                 CompiledBytes.append(UInt32(m.count), to: &out)
                 for code in m { CompiledBytes.append(UInt32(bitPattern: code), to: &out) }
             }
@@ -140,10 +140,9 @@ struct NearRules: Sendable {
             guard let name = CompiledBytes.string(b, &offset), let c = SafetyCategory(rawValue: name) else { return nil }
             categories.append(c)
         }
-        var both: [Compiled] = []
+        var both: [[[Int32]]] = []
         for _ in 0..<2 {
-            guard let matcher = PhraseMatcher(reading: b, at: &offset), let count = CompiledBytes.uint32(b, &offset),
-                  Int(count) == matcher.categories.count else { return nil }
+            guard let count = CompiledBytes.uint32(b, &offset), Int(count) <= (b.count - offset) / 4 else { return nil }
             var members: [[Int32]] = []
             for _ in 0..<count {
                 guard let k = CompiledBytes.uint32(b, &offset), k <= 2 * n else { return nil }
@@ -154,22 +153,30 @@ struct NearRules: Sendable {
                 }
                 members.append(codes)
             }
-            both.append(Compiled(matcher: matcher, members: members))
+            both.append(members)
         }
-        self.init(plain: both[0], squeezed: both[1], categories: categories, mode: m == 0 ? .wordBoundary : .substring)
+        self.init(plainMembers: both[0], squeezedMembers: both[1], categories: categories, mode: m == 0 ? .wordBoundary : .substring)
     }
 
-    /// The categories of the rules that match normalised text `t` (the
-    /// squeezed variant's terms when `squeezed`), each at most once.
-    func matches(in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool, negation: PhraseMatcher?,
-                 negationAfter: PhraseMatcher? = nil) -> [SafetyCategory] {
-        let compiled = useSqueezed ? squeezed : plain
-        let occurrences = compiled.matcher.occurrences(normalized: t)
+    /// Puts term occurrences in the order a matcher over the terms alone
+    /// reports them (by start; at the same start a one-byte term first,
+    /// then by term index), which decides which left term a right term pairs with.
+    static func sort(_ found: inout [(start: Int, end: Int, term: Int)]) {
+        func rank(_ o: (start: Int, end: Int, term: Int)) -> Int { o.end - o.start == 1 ? -1 : o.term }
+        found.sort { $0.start != $1.start ? $0.start < $1.start : rank($0) < rank($1) }
+    }
+
+    /// The categories of the rules that match normalised text `t`, given
+    /// its term occurrences in ``sort(_:)`` order (the squeezed variant's
+    /// terms when `squeezed`), each at most once.
+    func matches(_ occurrences: [(start: Int, end: Int, term: Int)], in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool,
+                 negation: PhraseMatcher?, negationAfter: PhraseMatcher? = nil) -> [SafetyCategory] {
+        let members = useSqueezed ? squeezedMembers : plainMembers
         if occurrences.isEmpty { return [] }
         var left = [(start: Int, end: Int)?](repeating: nil, count: categories.count)
         var found: [SafetyCategory] = []
         for o in occurrences {
-            for code in compiled.members[o.category] {
+            for code in members[o.term] {
                 let r = Int(code >> 1)
                 if code & 1 == 0 {
                     left[r] = (o.start, o.end)

@@ -6,7 +6,7 @@
 extension SafetyGate {
     /// Bumped whenever the compiled layout or anything that decides what a
     /// compiled gate contains (normalisation, squeezing, expansion) changes.
-    public static let compiledFormat: UInt32 = 2
+    public static let compiledFormat: UInt32 = 3
 
     /// The gate as bytes, read back by ``init(compiled:)``.
     public func compiled() -> [UInt8] {
@@ -14,20 +14,16 @@ extension SafetyGate {
         CompiledBytes.append(SafetyGate.compiledFormat, to: &out)
         CompiledBytes.append(UInt32(layers.count), to: &out)
         for layer in layers {
-            let optionals = [layer.benignPlain, layer.benignSqueezed, layer.negation, layer.negationSqueezed]
-            let after = [layer.negationAfter, layer.negationAfterSqueezed]
+            let optionals = [layer.negation, layer.negationSqueezed, layer.negationAfter, layer.negationAfterSqueezed]
             var present: UInt32 = 0
             for (i, m) in optionals.enumerated() where m != nil { present |= 1 << UInt32(i) }
             if layer.near != nil { present |= 1 << 4 }
-            for (i, m) in after.enumerated() where m != nil { present |= 1 << UInt32(5 + i) }
             CompiledBytes.append(present, to: &out)
-            layer.plain.write(to: &out)
-            layer.squeezed.write(to: &out)
-            for m in optionals { m?.write(to: &out) }
             CompiledBytes.append(UInt32(layer.categories.count), to: &out)
             for c in layer.categories { CompiledBytes.append(c.rawValue, to: &out) }
             layer.near?.write(to: &out)
-            for m in after { m?.write(to: &out) }
+            for pass in layer.passes { pass.write(to: &out) }
+            for m in optionals { m?.write(to: &out) }
         }
         return out
     }
@@ -53,8 +49,22 @@ extension SafetyGate {
         guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
         var layers: [Layer] = []
         for _ in 0..<count {
-            guard let present = CompiledBytes.uint32(b, &at),
-                  let plain = PhraseMatcher(reading: b, at: &at), let squeezed = PhraseMatcher(reading: b, at: &at) else { return nil }
+            guard let present = CompiledBytes.uint32(b, &at), present < 32,
+                  let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
+            var categories: [SafetyCategory] = []
+            for _ in 0..<n {
+                guard let name = CompiledBytes.string(b, &at), let c = SafetyCategory(rawValue: name) else { return nil }
+                categories.append(c)
+            }
+            var near: NearRules?
+            if present & (1 << 4) != 0 {
+                guard let rules = NearRules(reading: b, at: &at) else { return nil }
+                near = rules
+            }
+            // Every index a pass can report must name a category or a term.
+            guard let plain = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.plainMembers.count ?? 0),
+                  let squeezed = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.squeezedMembers.count ?? 0)
+            else { return nil }
             var optionals: [PhraseMatcher?] = []
             for i in 0..<4 {
                 if present & (1 << UInt32(i)) == 0 {
@@ -64,32 +74,9 @@ extension SafetyGate {
                     optionals.append(m)
                 }
             }
-            guard let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
-            var categories: [SafetyCategory] = []
-            for _ in 0..<n {
-                guard let name = CompiledBytes.string(b, &at), let c = SafetyCategory(rawValue: name) else { return nil }
-                categories.append(c)
-            }
-            // Every category index a matcher can report must name a category.
-            guard plain.categories.count == categories.count, squeezed.categories.count == categories.count else { return nil }
-            var near: NearRules?
-            if present & (1 << 4) != 0 {
-                guard let rules = NearRules(reading: b, at: &at) else { return nil }
-                near = rules
-            }
-            var after: [PhraseMatcher?] = []
-            for i in 5..<7 {
-                if present & (1 << UInt32(i)) == 0 {
-                    after.append(nil)
-                } else {
-                    guard let m = PhraseMatcher(reading: b, at: &at) else { return nil }
-                    after.append(m)
-                }
-            }
-            layers.append(Layer(plain: plain, squeezed: squeezed, benignPlain: optionals[0], benignSqueezed: optionals[1],
-                                negation: optionals[2], negationSqueezed: optionals[3], negationAfter: after[0],
-                                negationAfterSqueezed: after[1], categories: categories, near: near))
+            layers.append(Layer(plain: plain, squeezed: squeezed, negation: optionals[0], negationSqueezed: optionals[1],
+                                negationAfter: optionals[2], negationAfterSqueezed: optionals[3], categories: categories, near: near))
         }
-            return at == b.count ? layers : nil
+        return at == b.count ? layers : nil
     }
 }

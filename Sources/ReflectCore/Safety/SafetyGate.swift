@@ -6,6 +6,11 @@ import Foundation
 /// layer per locale (the person's and English), each matched with its own
 /// lists and matching mode; the most urgent verdict of any layer wins.
 ///
+/// Cost: each reading of a text is one pass per layer of one automaton
+/// holding the layer's benign idioms, crisis phrases and proximity terms
+/// (``GatePass``); only when a benign idiom occurs is the text blanked and
+/// matched again.
+///
 /// Each text is checked twice:
 /// 1. normalised (``TextNormalizer``: case, accents, NFKC, apostrophes);
 /// 2. de-obfuscated as well: l33t digits and symbols inside words mapped
@@ -32,10 +37,9 @@ public struct SafetyGate: Sendable {
     /// substring list never makes English phrases match inside words).
     /// (A class: checking a text reads its layers without copying them.)
     final class Layer: Sendable {
-        let plain: PhraseMatcher
-        let squeezed: PhraseMatcher
-        let benignPlain: PhraseMatcher?
-        let benignSqueezed: PhraseMatcher?
+        /// The plain and the de-obfuscated reading's pass (benign idioms,
+        /// crisis phrases and proximity terms in one automaton each).
+        let passes: [GatePass]
         let negation: PhraseMatcher?
         let negationSqueezed: PhraseMatcher?
         /// Negations that follow the phrase they cancel (``SafetyData/negationsAfter``).
@@ -47,13 +51,9 @@ public struct SafetyGate: Sendable {
         /// Proximity rules (`"{abuser} ... {hit}"`), nil when the locale has none.
         let near: NearRules?
 
-        init(plain: PhraseMatcher, squeezed: PhraseMatcher, benignPlain: PhraseMatcher?, benignSqueezed: PhraseMatcher?,
-             negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?, negationAfter: PhraseMatcher? = nil,
-             negationAfterSqueezed: PhraseMatcher? = nil, categories: [SafetyCategory], near: NearRules?) {
-            self.plain = plain
-            self.squeezed = squeezed
-            self.benignPlain = benignPlain
-            self.benignSqueezed = benignSqueezed
+        init(plain: GatePass, squeezed: GatePass, negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?,
+             negationAfter: PhraseMatcher?, negationAfterSqueezed: PhraseMatcher?, categories: [SafetyCategory], near: NearRules?) {
+            self.passes = [plain, squeezed]
             self.negation = negation
             self.negationSqueezed = negationSqueezed
             self.negationAfter = negationAfter
@@ -133,51 +133,95 @@ public struct SafetyGate: Sendable {
             let words = try after.normalizedPhrases(of: "x").map { SafetyGate.squeeze(String(decoding: $0.bytes, as: UTF8.self)) }
             return try PhraseMatcher(PhraseLexicon(priority: ["x"], phrases: ["x": words]), mode: mode)
         }
-        return Layer(plain: try PhraseMatcher(lexicon, mode: mode),
-                     squeezed: try PhraseMatcher(PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases), mode: mode),
-                     benignPlain: try list(data.benign, squeeze: false), benignSqueezed: try list(data.benign, squeeze: true),
-                     negation: try list(data.negations, squeeze: false), negationSqueezed: try list(data.negations, squeeze: true),
-                     negationAfter: try afterList(squeeze: false), negationAfterSqueezed: try afterList(squeeze: true),
-                     categories: categories, near: try NearRules(rules, slots: data.slots, mode: mode))
+        let crisisPlain = try PhraseMatcher.phrases(of: lexicon)
+        let crisisSqueezed = try PhraseMatcher.phrases(of: PhraseLexicon(priority: categories.map(\.rawValue), phrases: squeezedPhrases))
+        func words(_ words: [String], squeeze: Bool) throws(LexiconError) -> [[UInt8]] {
+            words.isEmpty ? [] : try PhraseMatcher.phrases(of: PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(squeezed) : words]))
+                .map(\.bytes)
+        }
+        let benignPlain = try words(data.benign, squeeze: false), benignSqueezed = try words(data.benign, squeeze: true)
+        let negation = try list(data.negations, squeeze: false), negationSqueezed = try list(data.negations, squeeze: true)
+        let after = try afterList(squeeze: false), afterSqueezed = try afterList(squeeze: true)
+        let near = try NearRules.compile(rules, slots: data.slots, mode: mode)
+        return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], mode: mode),
+                     squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], mode: mode),
+                     negation: negation, negationSqueezed: negationSqueezed, negationAfter: after, negationAfterSqueezed: afterSqueezed,
+                     categories: categories, near: near?.rules)
     }
 
     public func check(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.bytes(text)
         let deobfuscated = normalized.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezed)
-        var best: Int?
-        for squeezed in [false, true] {
-            var bytes = squeezed ? deobfuscated : normalized
-            bytes.withUnsafeMutableBufferPointer { buf in
-                // Benign idioms of every layer are blanked out first (spaces
-                // keep word boundaries): the person's language knows that
-                // "Roméo se suicide à la fin de la pièce" is a play, even
-                // where an English phrase would match the same word.
+        var best = Int.max
+        for variant in 0..<2 {
+            let bytes = variant == 0 ? normalized : deobfuscated
+            let done = bytes.withUnsafeBufferPointer { match($0, variant: variant, best: &best, blanked: false) }
+            if done { continue }
+            // A benign idiom occurs: blank out the benign idioms of every
+            // layer first (spaces keep word boundaries), then match the
+            // rest. The person's language knows that "Roméo se suicide à la
+            // fin de la pièce" is a play, even where an English phrase
+            // would match the same word.
+            var copy = bytes
+            copy.withUnsafeMutableBufferPointer { buf in
                 for layer in layers {
-                    guard let benign = squeezed ? layer.benignSqueezed : layer.benignPlain else { continue }
-                    for o in benign.occurrences(normalized: UnsafeBufferPointer(buf)) {
-                        for i in o.start..<o.end { buf[i] = 32 }
+                    let pass = layer.passes[variant]
+                    var spans: [(start: Int, end: Int)] = []
+                    pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
+                        if pass.benign[g] { spans.append((s, e)) }
                     }
+                    for span in spans { for i in span.start..<span.end { buf[i] = 32 } }
                 }
-                let view = UnsafeBufferPointer(buf)
-                for layer in layers {
-                    let matcher = squeezed ? layer.squeezed : layer.plain
-                    let negation = squeezed ? layer.negationSqueezed : layer.negation
-                    let negationAfter = squeezed ? layer.negationAfterSqueezed : layer.negationAfter
-                    matcher.forEachOccurrence(normalized: view) { start, end, category in
-                        let rank = layer.ranks[category]
-                        if let best, best <= rank { return }
-                        if let negation, SafetyGate.negated(before: start, in: view, by: negation) { return }
-                        if let negationAfter, SafetyGate.negated(after: end, in: view, by: negationAfter) { return }
-                        best = rank
-                    }
-                    for category in layer.near?.matches(in: view, squeezed: squeezed, negation: negation, negationAfter: negationAfter) ?? [] {
-                        guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
-                        if best.map({ rank < $0 }) ?? true { best = rank }
-                    }
-                }
+                _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true)
             }
         }
-        return best.map { .crisis(SafetyCategory.allCases[$0]) } ?? .ok
+        return best == Int.max ? .ok : .crisis(SafetyCategory.allCases[best])
+    }
+
+    /// One pass per layer over `t` (variant 0 plain, 1 de-obfuscated):
+    /// lowers `best` to the rank of the most urgent crisis phrase that is
+    /// not negated, and of the proximity rules that match. Unless
+    /// `blanked`, returns false without a verdict when a benign idiom
+    /// occurs (the caller blanks them out and matches again).
+    private func match(_ t: UnsafeBufferPointer<UInt8>, variant: Int, best: inout Int, blanked: Bool) -> Bool {
+        var crisis: [(layer: Int, start: Int, end: Int, category: Int32)] = []
+        var near: [(layer: Int, start: Int, end: Int, term: Int)] = []
+        var benign = false
+        for (l, layer) in layers.enumerated() {
+            let pass = layer.passes[variant]
+            pass.matcher.forEachMatch(normalized: t) { s, e, g in
+                if pass.benign[g] { benign = true }
+                let c = pass.crisis[g]
+                if c >= 0 { crisis.append((l, s, e, c)) }
+                let n = pass.near[g]
+                if n >= 0 { near.append((l, s, e, Int(n))) }
+            }
+        }
+        if benign && !blanked { return false }
+        for hit in crisis {
+            let layer = layers[hit.layer]
+            let rank = layer.ranks[Int(hit.category)]
+            if best <= rank { continue }
+            if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
+               SafetyGate.negated(before: hit.start, in: t, by: negation) { continue }
+            if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
+               SafetyGate.negated(after: hit.end, in: t, by: after) { continue }
+            best = rank
+        }
+        if near.isEmpty { return true }
+        for (l, layer) in layers.enumerated() {
+            guard let rules = layer.near else { continue }
+            var found = near.filter { $0.layer == l }.map { (start: $0.start, end: $0.end, term: $0.term) }
+            if found.isEmpty { continue }
+            NearRules.sort(&found)
+            let negation = variant == 0 ? layer.negation : layer.negationSqueezed
+            let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed
+            for category in rules.matches(found, in: t, squeezed: variant == 1, negation: negation, negationAfter: after) {
+                guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
+                if rank < best { best = rank }
+            }
+        }
+        return true
     }
 
     /// Whether a negation phrase occurs within the three words before

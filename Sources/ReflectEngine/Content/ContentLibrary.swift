@@ -6,8 +6,9 @@ public struct ContentLibrary: Sendable {
     public let root: ContentRoot
     public var catalog: FlowCatalog { FlowCatalog(root: root) }
 
-    /// Where compiled safety gates are kept between runs (``CompiledCache``).
+    /// Where compiled locale chains are kept between runs (``CompiledCache``).
     public var cache: CompiledCache
+    private let experimentMemo = ExperimentMemo()
 
     public init(root: ContentRoot, cache: CompiledCache = .standard) {
         self.root = root
@@ -221,13 +222,18 @@ public struct ContentLibrary: Sendable {
 
     /// Every `experiments/*.yaml`, sorted by name, each loaded or with its
     /// error (file and line).
+    /// A file is parsed again only when its size or modification time
+    /// changed since this library last read it (a run reads them twice:
+    /// for the person's arms, then for the language).
     public func experimentFiles() -> [(name: String, result: Result<ExperimentFile, EngineError>)] {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: experimentsDirectory.path)) ?? [])
             .filter { $0.hasSuffix(".yaml") }.sorted()
         return files.map { f in
             let name = "experiments/\(f)"
             let url = experimentsDirectory.appendingPathComponent(f)
-            return (name, Result { () throws(EngineError) -> ExperimentFile in try ExperimentFile.load(url, displayName: name) })
+            return (name, experimentMemo.result(url) { () throws(EngineError) -> ExperimentFile in
+                try ExperimentFile.load(url, displayName: name)
+            })
         }
     }
 
@@ -265,5 +271,28 @@ public struct ContentLibrary: Sendable {
                                   message: "no personality '\(id)' (available: \(availablePersonalities().joined(separator: ", ")))")
         }
         return try Personality.load(url, displayName: "personalities/\(id).yaml")
+    }
+}
+
+/// Experiment files already parsed by one library, by path, with the size
+/// and modification time they had.
+private final class ExperimentMemo: @unchecked Sendable {
+    private let lock = NSLock()
+    private var parsed: [String: (stamp: String, result: Result<ExperimentFile, EngineError>)] = [:]
+
+    func result(_ url: URL, _ load: () throws(EngineError) -> ExperimentFile) -> Result<ExperimentFile, EngineError> {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        let stamp = "\(attributes?[.size] ?? "?") \((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        lock.lock()
+        if let known = parsed[url.path], known.stamp == stamp, attributes != nil {
+            lock.unlock()
+            return known.result
+        }
+        lock.unlock()
+        let result = Result { () throws(EngineError) -> ExperimentFile in try load() }
+        lock.lock()
+        parsed[url.path] = (stamp, result)
+        lock.unlock()
+        return result
     }
 }

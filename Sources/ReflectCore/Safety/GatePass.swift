@@ -1,0 +1,88 @@
+/// One layer's lists for one reading of a text (plain, or de-obfuscated
+/// and squeezed), in one automaton: the benign idioms, the crisis phrases
+/// and the proximity terms. A phrase may be in several lists; the
+/// matcher's category of a phrase is the combination of what it is in each
+/// list, so one pass over the text finds every occurrence of each list,
+/// exactly as a matcher over that list alone would.
+struct GatePass: Sendable {
+    let matcher: PhraseMatcher
+    /// Per matcher category: whether its phrases are benign idioms.
+    let benign: [Bool]
+    /// Per matcher category: the crisis category index in the layer, or -1.
+    let crisis: [Int32]
+    /// Per matcher category: the proximity term index, or -1.
+    let near: [Int32]
+
+    private struct Tags: Hashable {
+        var benign = false
+        var crisis: Int32 = -1
+        var near: Int32 = -1
+    }
+
+    /// `benign`, `crisis` and `near` as matched (normalised, trimmed, each
+    /// list without duplicates), with their crisis category or term index.
+    init(benign: [[UInt8]], crisis: [(bytes: [UInt8], category: Int)], near: [(bytes: [UInt8], category: Int)],
+         mode: PhraseMatcher.Mode) {
+        var tags: [[UInt8]: Tags] = [:]
+        var order: [[UInt8]] = []
+        func entry(_ b: [UInt8], _ set: (inout Tags) -> Void) {
+            if tags[b] == nil {
+                tags[b] = Tags()
+                order.append(b)
+            }
+            set(&tags[b, default: Tags()])
+        }
+        for b in benign { entry(b) { $0.benign = true } }
+        for (b, c) in crisis { entry(b) { $0.crisis = Int32(c) } }
+        for (b, t) in near { entry(b) { $0.near = Int32(t) } }
+        var group: [Tags: Int32] = [:]
+        var groups: [Tags] = []
+        var category: [Int32] = []
+        for b in order {
+            let t = tags[b] ?? Tags()
+            if let g = group[t] {
+                category.append(g)
+            } else {
+                group[t] = Int32(groups.count)
+                category.append(Int32(groups.count))
+                groups.append(t)
+            }
+        }
+        matcher = PhraseMatcher(phrases: order, category: category, categories: groups.indices.map(String.init), mode: mode)
+        self.benign = groups.map(\.benign)
+        self.crisis = groups.map(\.crisis)
+        self.near = groups.map(\.near)
+    }
+
+    private init(matcher: PhraseMatcher, benign: [Bool], crisis: [Int32], near: [Int32]) {
+        self.matcher = matcher
+        self.benign = benign
+        self.crisis = crisis
+        self.near = near
+    }
+
+    func write(to out: inout [UInt8]) {
+        matcher.write(to: &out)
+        for g in matcher.categories.indices {
+            CompiledBytes.append(benign[g] ? 1 : 0, to: &out)
+            CompiledBytes.append(UInt32(bitPattern: crisis[g]), to: &out)
+            CompiledBytes.append(UInt32(bitPattern: near[g]), to: &out)
+        }
+    }
+
+    /// Reads what ``write(to:)`` wrote; nil unless every crisis index is
+    /// below `categories` and every term index below `terms`.
+    init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
+        guard let matcher = PhraseMatcher(reading: b, at: &offset) else { return nil }
+        var benign: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
+        for _ in matcher.categories.indices {
+            guard let isBenign = CompiledBytes.uint32(b, &offset), isBenign <= 1,
+                  let c = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), c >= -1, Int(c) < categories,
+                  let t = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), t >= -1, Int(t) < terms else { return nil }
+            benign.append(isBenign == 1)
+            crisis.append(c)
+            near.append(t)
+        }
+        self.init(matcher: matcher, benign: benign, crisis: crisis, near: near)
+    }
+}
