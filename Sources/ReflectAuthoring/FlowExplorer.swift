@@ -114,6 +114,9 @@ public struct FlowExplorer: Sendable {
                                          seed: UInt64(run))
             options.observer = { sink.take($0) }
             options.cancellation = cancellation
+            // Every other run finds past entries for `s:related` (0 to 3 of
+            // its own texts), so steps shown only with them are explored too.
+            options.relatedEntries = ExploredRelatedEntries(count: run % 2 == 0 ? 0 : 1 + (run / 2) % 3)
             let session: FlowSession
             do { session = try FlowSession.open(source, language: language, options: options) } catch {
                 if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name, source: source.text)) }
@@ -280,5 +283,19 @@ public struct FlowExplorer: Sendable {
             i += 1
         }
         return offset == nil ? nil : line
+    }
+}
+
+/// `s:related` while exploring: `count` entries of the explorer's own
+/// texts, whenever there is text to search for.
+struct ExploredRelatedEntries: RelatedEntrySource {
+    let count: Int
+
+    func relatedEntries(to text: String, now: String, excluding: String, limit: Int) throws -> [RelatedEntry] {
+        guard !text.isEmpty else { return [] }
+        return (0..<min(count, limit)).map { i in
+            RelatedEntry(day: "2025-12-0\(i + 1)", text: "A walk by the river helped", flow: "journal.check-in", session: "explored-\(i)",
+                         step: "note", score: 1)
+        }
     }
 }

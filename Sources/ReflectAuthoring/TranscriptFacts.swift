@@ -16,6 +16,7 @@ import Yams
 ///   earlier: [ { flow: coach.morning, step: stress_response, value: "Dance to one song" } ]
 ///   prep: [ { id: water, key: coach.prep.item.water }, { id: my-1, text: "Lay out my shoes" } ]
 ///   last_night_prep: [ { id: water, mark: done } ]
+///   profile: { tone: direct, length: short, preferred_actions: [exercise], avoid_topics: [money] }
 /// ```
 enum TranscriptFacts {
     static func make(_ node: Node?, clock: FlowClock, doc: YAMLDocument) throws(EngineError) -> UserFacts {
@@ -75,6 +76,31 @@ enum TranscriptFacts {
                     guard StepID.isValid(id), let label else { throw doc.fail(item, "a prep item needs an id and a key or text") }
                     facts.prepItems.append(PrepItem(id: id, label: label, core: false))
                 }
+            case "profile":
+                var choices = PersonalizationChoices()
+                for (k, kn, v) in try doc.mapping(value, "profile") {
+                    switch k {
+                    case "tone":
+                        guard let t = PersonalizationProfile.Tone(rawValue: try doc.string(v, k)) else {
+                            throw doc.fail(v, "tone must be warm, direct, cheerful or neutral")
+                        }
+                        choices.tone = t
+                    case "length":
+                        guard let l = PersonalizationProfile.ResponseLength(rawValue: try doc.string(v, k)) else {
+                            throw doc.fail(v, "length must be short, medium or long")
+                        }
+                        choices.responseLength = l
+                    case "preferred_actions", "avoid_topics":
+                        var themes: [Theme] = []
+                        for raw in try doc.strings(v, k) {
+                            guard let t = Theme(rawValue: raw) else { throw doc.fail(v, "'\(raw)' is not a theme") }
+                            themes.append(t)
+                        }
+                        if k == "preferred_actions" { choices.preferredActions = themes } else { choices.avoidTopics = themes }
+                    default: throw doc.fail(kn, "unknown key '\(k)' (tone, length, preferred_actions, avoid_topics)")
+                    }
+                }
+                facts.profile = choices.profile
             case "last_night_prep":
                 facts.lastNightPrep = []
                 for item in try list(value, key, doc) {
@@ -90,7 +116,7 @@ enum TranscriptFacts {
                     facts.lastNightPrep.append(PrepMark(itemID: id, mark: mark))
                 }
             default:
-                throw doc.fail(keyNode, "unknown key '\(key)' in facts (day, phase, first_today, first_ever, streak, earlier, prep, last_night_prep)")
+                throw doc.fail(keyNode, "unknown key '\(key)' in facts (day, phase, first_today, first_ever, streak, earlier, prep, last_night_prep, profile)")
             }
         }
         return facts
@@ -117,5 +143,42 @@ enum TranscriptFacts {
             if let i = Int(scalar.string) { return .integer(i) }
         }
         return .text(scalar.string)
+    }
+}
+
+/// The host's answer to `s:related` in a transcript test: the test's
+/// `related:` entries, in order, up to the request's limit, whenever there
+/// is text to search for (a flagged answer leaves none). The ranking itself
+/// is the store's (`RelatedEntryTests`); a transcript shows what the flow
+/// does with what it is given.
+///
+/// ```yaml
+/// related:
+///   - { day: "2026-10-02", text: "The deadline at work scared me", flow: journal.check-in }
+/// ```
+struct TranscriptRelatedEntries: RelatedEntrySource {
+    let entries: [RelatedEntry]
+
+    static func make(_ node: Node, doc: YAMLDocument) throws(EngineError) -> TranscriptRelatedEntries {
+        guard let seq = node.sequence else { throw doc.fail(node, "related must be a list of { day, text, flow }") }
+        var out: [RelatedEntry] = []
+        for (i, item) in seq.enumerated() {
+            var day = "", text = "", flow = "journal.check-in"
+            for (k, kn, v) in try doc.mapping(item, "a related entry") {
+                switch k {
+                case "day": day = try doc.string(v, k)
+                case "text": text = try doc.string(v, k)
+                case "flow": flow = try doc.string(v, k)
+                default: throw doc.fail(kn, "unknown key '\(k)' (day, text, flow)")
+                }
+            }
+            guard CalendarDay(day) != nil, !text.isEmpty else { throw doc.fail(item, "a related entry needs a day (YYYY-MM-DD) and text") }
+            out.append(RelatedEntry(day: day, text: text, flow: flow, session: "transcript-\(i)", step: "note", score: 1))
+        }
+        return TranscriptRelatedEntries(entries: out)
+    }
+
+    func relatedEntries(to text: String, now: String, excluding: String, limit: Int) throws -> [RelatedEntry] {
+        text.isEmpty ? [] : Array(entries.prefix(limit))
     }
 }

@@ -75,8 +75,8 @@ public struct TranscriptSuite: Sendable {
                 case "steps":
                     guard let seq = value.sequence else { throw doc.fail(value, "steps must be a list") }
                     steps = Array(seq)
-                case "mood", "locale", "region", "now", "seed", "personality", "facts": settings[key] = value
-                default: throw doc.fail(keyNode, "unknown key '\(key)' (name, mood, locale, region, now, seed, personality, facts, steps)")
+                case "mood", "locale", "region", "now", "seed", "personality", "facts", "related": settings[key] = value
+                default: throw doc.fail(keyNode, "unknown key '\(key)' (name, mood, locale, region, now, seed, personality, facts, related, steps)")
                 }
             }
             let locale = try settings["locale"].map { try doc.string($0, "locale") } ?? "en"
@@ -92,6 +92,7 @@ public struct TranscriptSuite: Sendable {
             if let s = settings["seed"] { options.seed = UInt64(max(try doc.int(s, "seed"), 0)) }
             if let r = settings["region"] { options.region = try doc.string(r, "region") }
             options.facts = try TranscriptFacts.make(settings["facts"], clock: options.clock, doc: doc)
+            if let related = settings["related"] { options.relatedEntries = try TranscriptRelatedEntries.make(related, doc: doc) }
             let personality = try settings["personality"].map { try doc.string($0, "personality") }
             let language = try library.language(for: locale, personality: personality)
             let source = try library.catalog.source(for: flow, mood: options.mood)

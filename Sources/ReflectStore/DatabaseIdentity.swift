@@ -51,7 +51,7 @@ enum DatabaseIdentity {
             throw StoreError.foreignDatabase(path: path, reason: "it belongs to another application: application_id 0x\(String(UInt32(bitPattern: appID), radix: 16))")
         }
         // Application id 0: new, from before v3, or someone else's.
-        let ours = tables.subtracting(["grdb_migrations"])
+        let ours = tables.subtracting(["grdb_migrations"]).subtracting(Migrations.shadowTables)
         if ours.isEmpty && applied.isEmpty && version == 0 { return }  // new (or a first use interrupted before v1 committed)
         if !unknown.isEmpty {
             throw StoreError.newerDatabase(path: path, reason: "unknown migrations: \(unknown.joined(separator: ", ")); "

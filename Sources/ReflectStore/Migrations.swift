@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 12
+    static let schemaVersion = 13
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -24,7 +24,21 @@ enum Migrations {
                                       "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment",
                                       "showed_up_day", "step_day", "achievement_reset",
                                       "answer_theme",
-                                      "chat_message"]
+                                      "chat_message",
+                                      "entry_text", "entry_search", "reply_rating", "personalization_profile"]
+
+    /// The full-text indexes among ``tables`` (FTS5 virtual tables). FTS5
+    /// keeps each one's data in shadow tables it creates and owns
+    /// (``shadowTables``): they are part of the schema but not listed in
+    /// ``tables``, are never written or emptied by Reflect directly, and an
+    /// empty index still has rows in them (its structure).
+    static let searchIndexes: Set<String> = ["entry_search"]
+
+    /// FTS5's shadow tables of ``searchIndexes`` (an external-content index
+    /// has no `_content` table).
+    static let shadowTables: Set<String> = Set(searchIndexes.flatMap { index in
+        ["data", "idx", "docsize", "config"].map { "\(index)_\($0)" }
+    })
 
     /// Thrown inside a migration's transaction when another process applied
     /// it first: the transaction rolls back and the migrator looks again.
@@ -328,6 +342,91 @@ enum Migrations {
             // starting anew: kept and readable, never resumed.
             try db.alter(table: "session") { t in t.add(column: "set_aside_at", .text) }
             try db.execute(sql: "PRAGMA user_version = 12")
+        }
+        register("v13: related entries search, recalled entries, personalization profile") { db in
+            // The person's own free-text answers, as the related-entries
+            // search indexes them (docs/journal.md, "Related past entries"):
+            // one row per answer that is kept (not a draft, not skipped) and
+            // not flagged by the safety gate, so a flagged answer can never
+            // be found, let alone quoted back. `body` is the answer's text
+            // in indexed form (`reflect_search_text`, SearchText.swift).
+            // Kept in step with `answer` on every write path (answer, edit,
+            // back, import, delete an entry, delete all): below.
+            try db.execute(sql: """
+                CREATE TABLE entry_text (
+                    id INTEGER PRIMARY KEY,
+                    session_id TEXT NOT NULL,
+                    step TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    UNIQUE (session_id, step))
+                """)
+            // External content: the index holds tokens only, the text is
+            // entry_text's; `unicode61 remove_diacritics 2` folds case and
+            // accents as the theme and distortion lists do.
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE entry_search USING fts5(
+                    body, content = 'entry_text', content_rowid = 'id',
+                    tokenize = 'unicode61 remove_diacritics 2')
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER entry_text_insert AFTER INSERT ON entry_text BEGIN
+                    INSERT INTO entry_search (rowid, body) VALUES (new.id, new.body);
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER entry_text_delete AFTER DELETE ON entry_text BEGIN
+                    INSERT INTO entry_search (entry_search, rowid, body) VALUES ('delete', old.id, old.body);
+                END
+                """)
+            // An answer leaves the index when it is changed or deleted (by
+            // any tool: these triggers call nothing but SQL); it enters it
+            // through the store's writes (`Store.indexAnswers`, which calls
+            // `reflect_search_text`), so a tool that edits `answer` without
+            // Reflect can only take entries out, never break a write.
+            try db.execute(sql: """
+                CREATE TRIGGER answer_search_update AFTER UPDATE OF session_id, step, kind, value, state, safety ON answer BEGIN
+                    DELETE FROM entry_text WHERE session_id = old.session_id AND step = old.step;
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER answer_search_delete AFTER DELETE ON answer BEGIN
+                    DELETE FROM entry_text WHERE session_id = old.session_id AND step = old.step;
+                END
+                """)
+            try db.execute(sql: """
+                INSERT INTO entry_text (session_id, step, body)
+                    SELECT session_id, step, reflect_search_text(value) FROM answer
+                    WHERE state = 'answer' AND safety IS NULL AND kind = 'text' AND reflect_search_text(value) IS NOT NULL
+                    ORDER BY rowid
+                """)
+            // The related entries a session showed (`s:related`, the engine's
+            // SessionSave.recalled, JSON), replayed on resume.
+            try db.alter(table: "session") { t in t.add(column: "recalled", .text) }
+            // 👍 / 👎 on a coach's reply, and the profile they shape
+            // (docs/journal.md, "Personalization profile").
+            try db.create(table: "reply_rating") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("user", .text).notNull()
+                t.column("target", .text).notNull().check { ["chat", "session"].contains($0) }
+                t.column("target_id", .text).notNull()
+                t.column("rating", .text).notNull().check { ["up", "down"].contains($0) }
+                t.column("length", .text).notNull().check { ["short", "medium", "long"].contains($0) }
+                t.column("themes", .text).notNull()
+                t.column("action", .text)
+                t.column("at", .text).notNull()
+                t.uniqueKey(["user", "target", "target_id"])
+            }
+            try db.create(table: "personalization_profile") { t in
+                t.primaryKey("user", .text)
+                // The person's own choices (NULL: not chosen); the profile is
+                // these with the ratings since applied (PersonalizationProfile).
+                t.column("tone", .text).check { $0 == nil || ["warm", "direct", "cheerful", "neutral"].contains($0) }
+                t.column("response_length", .text).check { $0 == nil || ["short", "medium", "long"].contains($0) }
+                t.column("preferred_actions", .text).notNull()
+                t.column("avoid_topics", .text).notNull()
+                t.column("updated_at", .text).notNull()
+            }
+            try db.execute(sql: "PRAGMA user_version = 13")
         }
         return m
     }

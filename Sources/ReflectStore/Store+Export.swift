@@ -91,6 +91,13 @@ extension Store {
                 problems += events[id]?.problems ?? []
                 exported.generated = generated[id]?.rows ?? []
                 problems += generated[id]?.problems ?? []
+                if let json = row["recalled"] as String? {
+                    if let decoded = try? JSONDecoder().decode([RecalledEntries].self, from: Data(json.utf8)) {
+                        exported.recalled = decoded.isEmpty ? nil : decoded
+                    } else {
+                        problems.append("session \(id): its related entries cannot be read; left out")
+                    }
+                }
                 if let json = row["variants"] as String?, let data = json.data(using: .utf8) {
                     if let decoded = try? JSONDecoder().decode([VariantAssignment].self, from: data) {
                         exported.variants = decoded.isEmpty ? nil : decoded
@@ -138,6 +145,8 @@ extension Store {
             var document = ExportDocument(exportedAt: now, sessions: out, moodEntries: moods, coach: coach, progress: progress, problems: problems,
                                           experimentExposures: exposures, experimentAssignments: assignments)
             document.chatMessages = chat.isEmpty ? nil : chat
+            let personalization = try Store.exportedPersonalization(in: db)
+            document.personalization = personalization.isEmpty ? nil : personalization
             return document
         }
     }
@@ -221,7 +230,8 @@ extension Store {
                                   user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
                                   completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts,
                                   variants: s.variants.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
-                                  setAsideAt: s.setAsideAt)
+                                  setAsideAt: s.setAsideAt,
+                                  recalled: s.recalled.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
                     .insert(db)
                 try Store.markReturn(user: s.user, session: s.id, startedAt: s.startedAt, in: db)
                 for (j, a) in s.answers.enumerated() {
@@ -231,6 +241,7 @@ extension Store {
                     try insertAnswer.execute(arguments: [s.id, a.step, a.position, kind, a.question, a.value, a.state, a.answeredAt,
                                                          a.safety.flatMap(SafetyCategory.init(rawValue:)), options])
                 }
+                try Store.indexAnswers(session: s.id, in: db)
                 for (j, d) in s.distortions.enumerated() {
                     guard let type = DistortionType(rawValue: d.type) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "distortions[\(j)].type", reason: "unknown distortion") }
                     try DistortionRecord(sessionID: s.id, step: d.step, type: type, detectedAt: d.detectedAt).insert(db)
@@ -300,6 +311,20 @@ extension Store {
                     """, arguments: [c.chatID, c.position, c.user, c.role, c.mode, c.text, c.generated, c.safety, c.at])
                 if db.changesCount > 0 { report.chatMessagesAdded += 1 } else { report.chatMessagesAlreadyPresent += 1 }
             }
+            // A person's choices already here are theirs: kept; ratings add what is missing.
+            for c in doc.personalization?.choices ?? [] {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO personalization_profile (user, tone, response_length, preferred_actions, avoid_topics, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """, arguments: [c.user, c.tone, c.responseLength, Store.themeList(c.preferredActions.compactMap(Theme.init(rawValue:))),
+                                     Store.themeList(c.avoidTopics.compactMap(Theme.init(rawValue:))), c.updatedAt])
+            }
+            for r in doc.personalization?.ratings ?? [] {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO reply_rating (user, target, target_id, rating, length, themes, action, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [r.user, r.target, r.targetID, r.rating, r.length, Store.themeList(r.themes.compactMap(Theme.init(rawValue:))),
+                                     Store.themeList(r.actionThemes.compactMap(Theme.init(rawValue:))), r.at])
+            }
             return report
         }
     }
@@ -337,8 +362,14 @@ extension Store {
         try write { db in
             // Children and parents in any order: foreign keys are checked at commit.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
-            for table in Migrations.tables.sorted() {
+            for table in Migrations.tables.sorted() where !Migrations.searchIndexes.contains(table) {
                 try db.execute(sql: "DELETE FROM \(table)")
+            }
+            // An external-content FTS5 index is emptied with its own
+            // command (its rows were removed with entry_text's already;
+            // this also resets what FTS5 keeps in its shadow tables).
+            for index in Migrations.searchIndexes.sorted() {
+                try db.execute(sql: "INSERT INTO \(index) (\(index)) VALUES ('delete-all')")
             }
         }
         try? writer.writeWithoutTransaction { db in try db.execute(sql: "VACUUM") }

@@ -56,12 +56,14 @@ extension Store {
     ///     showed-up day, step day and completion go through
     ///     ``markActivity(_:user:in:)`` in the same transaction (nil: none);
     ///   - celebrations: celebrations the answer earned, each stored once
-    ///     per session, step and reason.
+    ///     per session, step and reason;
+    ///   - recalled: the session's related entries (JSON), when they
+    ///     changed since the last answer: replaces what was stored.
     public func recordAnswer(_ answer: AnswerRecord, safetyEvent: SessionEventRecord? = nil, events: [SessionEventRecord] = [],
                              distortions: [DistortionRecord] = [], generated: [GeneratedTextRecord] = [],
                              themes: [Theme] = [], completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
                              coachDay: String? = nil, exposures: [VariantAssignment] = [], activityDay: CalendarDay? = nil,
-                             celebrations: [CelebrationRow] = []) throws(StoreError) {
+                             celebrations: [CelebrationRow] = [], recalled: String? = nil) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
             // upsert with explicit arguments. A record `save` costs an
@@ -79,10 +81,14 @@ extension Store {
             let options = answer.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
                                            answer.value, answer.state, answer.answeredAt, answer.safety, options])
+            try Store.indexAnswers(session: answer.sessionID, step: answer.step, in: db)
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
             for g in generated { try g.upsert(db) }
+            if let recalled {
+                try db.execute(sql: "UPDATE session SET recalled = ? WHERE id = ?", arguments: [recalled, answer.sessionID])
+            }
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
             // An edited answer's themes replace the earlier ones.

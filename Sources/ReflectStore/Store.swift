@@ -65,6 +65,8 @@ public final class Store: Sendable {
         config.prepareDatabase { db in
             // Reads only, before GRDB turns on WAL and before migrations.
             try DatabaseIdentity.check(db, path: path)
+            // The related-entries index's triggers call it (SearchText).
+            SearchText.register(db)
         }
         return config
     }
@@ -102,7 +104,9 @@ public final class Store: Sendable {
     private static func openForReading(_ path: String) throws -> any DatabaseWriter {
         guard FileManager.default.fileExists(atPath: path) else {
             // Nothing stored yet: an empty schema in memory, nothing on disk.
-            let empty = try DatabaseQueue()
+            var config = Configuration()
+            config.prepareDatabase { db in SearchText.register(db) }
+            let empty = try DatabaseQueue(configuration: config)
             try Migrations.migrate(empty)
             return empty
         }

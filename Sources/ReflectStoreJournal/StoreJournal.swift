@@ -50,7 +50,8 @@ public final class StoreJournal: SessionJournal {
             celebrations: outcome.celebrations.map {
                 CelebrationRow(sessionID: sessionID, user: "", step: $0.step.rawValue, tier: $0.tier, reason: $0.reason.rawValue,
                                pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at)
-            })
+            },
+            recalled: outcome.recalled.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {
@@ -115,9 +116,16 @@ extension SessionSave {
             }
             celebrations.append(FiredCelebration(step: step, tier: row.tier, reason: reason, line: line))
         }
+        var recalled: [RecalledEntries] = []
+        if let json = s.recalled {
+            guard let decoded = try? JSONDecoder().decode([RecalledEntries].self, from: Data(json.utf8)) else {
+                throw .invalidSave(SaveValidationError(field: "recalled", reason: "stored related entries cannot be read"))
+            }
+            recalled = decoded
+        }
         self.init(flow: s.flowID, flowVersion: s.flowVersion, seed: s.seedValue, now: s.clock, locale: s.locale,
                   mood: s.mood, answers: answers, drafts: drafts, facts: facts, generated: generated, variants: variants,
-                  exposed: detail.exposed, celebrations: celebrations)
+                  exposed: detail.exposed, celebrations: celebrations, recalled: recalled)
     }
 }
 
@@ -130,5 +138,21 @@ extension SessionRecord {
                   facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
                   variants: session.save.variants.isEmpty ? nil
                       : (try? JSONEncoder().encode(session.save.variants)).map { String(decoding: $0, as: UTF8.self) })
+    }
+}
+
+/// `s:related` fulfilled from the store: `user`'s related past entries
+/// (``Store/relatedEntries(user:to:now:excluding:limit:)``), read-only.
+public struct StoreRelatedEntries: RelatedEntrySource {
+    public let store: Store
+    public let user: String
+
+    public init(store: Store, user: String) {
+        self.store = store
+        self.user = user
+    }
+
+    public func relatedEntries(to text: String, now: String, excluding: String, limit: Int) throws -> [RelatedEntry] {
+        try store.relatedEntries(user: user, to: text, now: now, excluding: excluding, limit: limit)
     }
 }

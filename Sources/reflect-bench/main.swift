@@ -36,6 +36,12 @@
 //                                    (current, longest, last 7 days) read from
 //                                    the store: median wall time of RUNS (101)
 //                                    (anchor: sqlite_bench streak, C host loop)
+//   reflect-bench related N DBPATH [RUNS]   N journal entries (free-text answers,
+//                                    one a day back from 2026-11-24, words drawn
+//                                    with a fixed seed) imported once, then the
+//                                    related-entries search (FTS5 bm25 + recency,
+//                                    top 3) for a typical answer: median wall
+//                                    time of RUNS (101)
 //   reflect-bench noop               start and exit (startup baseline)
 //   reflect-bench experiment-report N DBPATH   write N exposures (two sessions per
 //                                    person, GrowthBook-assigned, 85% finished) once,
@@ -346,6 +352,47 @@ do {
         }
         times.sort()
         print("mode=streak days=3653 median=\(String(format: "%.3f", times[times.count / 2])) ms (streak \(figures.current), longest \(figures.longest))")
+    case "related":
+        guard args.count >= 4, let n = Int(args[2]), n > 0 else { fail("related N DBPATH [RUNS]") }
+        let runs = args.count >= 5 ? Int(args[4]) ?? 101 : 101
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: args[3] + suffix) }
+        let store = try Store(path: args[3])
+        let words = RelatedBench.vocabulary
+        var random = SeededRandom(seed: 21)
+        guard let end = CalendarDay("2026-11-24") else { fail("day") }
+        var sessions: [ExportedSession] = []
+        for k in 0..<n {
+            let day = end.adding(days: -(k + 1)).description
+            let at = "\(day)T20:00:00+01:00"
+            let count = Int(random.integer(in: 8...24))
+            let text = (0..<count).map { _ in words[Int(random.integer(in: 0...Int64(words.count - 1)))] }.joined(separator: " ")
+            let answer = ExportedAnswer(step: "note", position: 0, kind: "text", question: "Anything you want to note about today?",
+                                        value: .text(text), state: .answer, answeredAt: at, safety: nil)
+            sessions.append(ExportedSession(id: "bench-\(k)", flowID: "journal.check-in", flowVersion: 1, locale: "en", personality: nil,
+                                            user: "default", mood: nil, seed: 1, clock: at, startedAt: at, completedAt: at,
+                                            status: .completed, pre: nil, post: nil, answers: [answer], distortions: [], events: []))
+        }
+        _ = try store.importDocument(ExportDocument(exportedAt: "2026-11-24T09:00:00+01:00", sessions: sessions, moodEntries: []))
+        let query = "I'm worried about the presentation tomorrow, my boss will see every mistake and the team will think I'm not good enough"
+        var times: [Double] = [], cpu: [Double] = []
+        var found: [RelatedEntry] = []
+        func cpuNow() -> Double {
+            var t = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+            return Double(t.tv_sec) * 1e3 + Double(t.tv_nsec) / 1e6
+        }
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds, startCPU = cpuNow()
+            found = try store.relatedEntries(user: "default", to: query, now: "2026-11-24T09:00:00+01:00", excluding: nil)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            cpu.append(cpuNow() - startCPU)
+        }
+        times.sort()
+        cpu.sort()
+        // CPU time too: on a loaded machine the wall time counts waiting for a core.
+        print("mode=related entries=\(n) median=\(String(format: "%.3f", times[times.count / 2])) ms "
+              + "max=\(String(format: "%.3f", times[times.count - 1])) ms cpu-median=\(String(format: "%.3f", cpu[cpu.count / 2])) ms "
+              + "(found \(found.count), best \(found.first?.day ?? "-"))")
     case "livemem":
         guard args.count >= 3 else { fail("livemem CONTENT") }
         let library = ContentLibrary(root: ContentRoot(URL(fileURLWithPath: args[2])))
@@ -360,4 +407,18 @@ do {
     }
 } catch {
     fail("\(error)")
+}
+
+/// Words a journal's entries are drawn from for `related`: everyday
+/// English, function words included (so the common-word rule is exercised),
+/// some of them the query's.
+enum RelatedBench {
+    static let vocabulary: [String] = """
+        the a and to of in I my was it that for on with at about today work meeting boss team presentation deadline \
+        email project slides mistake sleep slept tired woke night early late walk run gym exercise friends friend sister \
+        brother mum dad family dinner lunch breakfast coffee money rent bills budget worried anxious calm happy sad angry \
+        grateful proud stressed good enough better worse think felt feel thought said told asked every never always \
+        tomorrow yesterday weekend morning evening rain sun park train bus home kitchen garden book music film call \
+        message phone doctor headache back pain appointment plan list step small tiny try again still maybe
+        """.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).filter { !$0.isEmpty && $0 != "\\" }
 }

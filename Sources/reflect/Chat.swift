@@ -8,7 +8,7 @@ import ReflectStore
 /// (docs/generation.md#coach-chat).
 ///
 /// Input lines (terminal): a message, `:mode` to switch between Just Talk
-/// and Ask the Coach, `:quit`. Machine input (`--messages FILE`, JSON
+/// and Ask the Coach, `:up` / `:down` (👍 / 👎 on the last reply), `:quit`. Machine input (`--messages FILE`, JSON
 /// lines): a string (a message), `{"mode": "ask_coach"}`, `{"command":
 /// "quit"}`. Every message and reply is stored (table `chat_message`)
 /// before the reply is shown.
@@ -110,12 +110,16 @@ struct Chat: ParsableCommand {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { continue }
                 guard let parsed = ChatInput(json: trimmed) else {
-                    throw ValidationError("\(messages ?? "-"): a line is a JSON string, {\"mode\": \"ask_coach\"} or {\"command\": \"quit\"}")
+                    throw ValidationError("\(messages ?? "-"): a line is a JSON string, {\"mode\": \"ask_coach\"}, {\"rate\": \"up\"} "
+                                          + "or {\"command\": \"quit\"}")
                 }
                 switch parsed {
                 case .quit: return
                 case .mode(let m):
                     current = m
+                    continue
+                case .rate(let r):
+                    try rateLast(r, chatID: chatID, position: position, store: store, stamps: stamps, language: language)
                     continue
                 case .message(let t): text = t
                 }
@@ -125,6 +129,11 @@ struct Chat: ParsableCommand {
                 if trimmed == ":mode" {
                     current = current == .askCoach ? .justTalk : .askCoach
                     Terminal.write(language.string(EngineString(rawValue: current?.nameKey ?? "") ?? .chatModeJustTalk) + "\n")
+                    continue
+                }
+                if trimmed == ":up" || trimmed == ":down" || trimmed == "👍" || trimmed == "👎" {
+                    try rateLast(trimmed == ":up" || trimmed == "👍" ? .up : .down, chatID: chatID, position: position, store: store,
+                                 stamps: stamps, language: language)
                     continue
                 }
                 if trimmed.isEmpty { continue }
@@ -142,6 +151,18 @@ struct Chat: ParsableCommand {
             position += 2
             show(exchange)
         }
+    }
+
+    /// 👍 / 👎 on this chat's last reply (nothing to rate before the first
+    /// one): stored with its length class and themes, for the profile.
+    private func rateLast(_ rating: ReplyRating.Rating, chatID: String, position: Int, store: Store, stamps: Timestamps,
+                          language: Language) throws {
+        guard position > 0, let reply = try store.recentChat(user: storeOptions.user, limit: 1).first,
+              reply.chatID == chatID, reply.role == .coach else { return }
+        try store.rate(.chat(chatID: chatID, position: reply.position), user: storeOptions.user,
+                       rating: ReplyRating(rating: rating, length: ReplyRating.length(of: reply.text), themes: language.themes.themes(in: reply.text)),
+                       at: stamps.stamp())
+        if format == .jsonl { emit(["event": "rated", "rating": rating.rawValue, "position": reply.position]) }
     }
 
     private func show(_ e: ChatExchange) {
@@ -169,6 +190,8 @@ struct Chat: ParsableCommand {
 enum ChatInput {
     case message(String)
     case mode(ChatMode)
+    /// 👍 / 👎 on the last reply (`{"rate": "up"}`).
+    case rate(ReplyRating.Rating)
     case quit
 
     init?(json: String) {
@@ -178,6 +201,8 @@ enum ChatInput {
         } else if let object = value as? [String: Any], object.count == 1 {
             if let m = (object["mode"] as? String).flatMap(ChatMode.init(rawValue:)) {
                 self = .mode(m)
+            } else if let r = (object["rate"] as? String).flatMap(ReplyRating.Rating.init(rawValue:)) {
+                self = .rate(r)
             } else if object["command"] as? String == "quit" {
                 self = .quit
             } else {

@@ -13,7 +13,8 @@ struct Reflect: ParsableCommand {
             """,
         subcommands: [Run.self, Resume.self, Log.self, Today.self, SettingsCommand.self, PrepCommand.self, Reminders.self, Open.self, CoachCommand.self, History.self, Show.self, Export.self, Import.self, DeleteAll.self,
                       Chat.self, Flows.self, ProgressCommand.self, Personalities.self, Check.self, TestCommand.self, Dev.self, Detect.self, Safety.self, Locales.self, Experiments.self,
-                      InsightsCommand.self, LetterCommand.self, DigestCommand.self, MomentsCommand.self, ReportCommand.self, DeleteCommand.self])
+                      InsightsCommand.self, LetterCommand.self, DigestCommand.self, MomentsCommand.self, ReportCommand.self, DeleteCommand.self,
+                      ProfileCommand.self, RateCommand.self])
 
     /// `reflect run …` is parsed as `run` alone first: building the parser
     /// of every subcommand costs more than the rest of a start. Whatever

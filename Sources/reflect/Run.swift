@@ -88,7 +88,9 @@ struct Run: ParsableCommand {
             if let today = facts.day.flatMap(CalendarDay.init) {
                 (facts.streak, facts.progress) = try store.progressFacts(user: storeOptions.user, flow: flowID, today: today)
             }
+            facts.profile = try store.personalizationProfile(user: storeOptions.user)
             options.facts = facts
+            options.relatedEntries = StoreRelatedEntries(store: store, user: storeOptions.user)
             options.celebrations = settings.celebrations && !noCelebrations
             try generation.apply(to: &options, language: language, library: library, settings: settings)
             var session = try FlowSession.open(source, language: language, options: options)

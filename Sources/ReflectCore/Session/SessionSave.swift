@@ -49,10 +49,13 @@ public struct SessionSave: Sendable, Equatable, Codable {
     /// the rate limit (``CelebrationLimit``).
     public var celebrations: [FiredCelebration]
 
+    /// What each related-entries request (`s:related`) found, as shown.
+    public var recalled: [RecalledEntries]
+
     public init(flow: String, flowVersion: Int, seed: UInt64, now: String, locale: String = "en", mood: Mood? = nil,
                 answers: [RecordedAnswer] = [], drafts: [RecordedAnswer] = [], facts: UserFacts? = nil,
                 generated: [GeneratedText] = [], variants: [VariantAssignment] = [], exposed: [String] = [],
-                celebrations: [FiredCelebration] = []) {
+                celebrations: [FiredCelebration] = [], recalled: [RecalledEntries] = []) {
         self.format = SessionSave.currentFormat
         self.flow = flow
         self.flowVersion = flowVersion
@@ -67,10 +70,11 @@ public struct SessionSave: Sendable, Equatable, Codable {
         self.variants = variants
         self.exposed = exposed
         self.celebrations = celebrations
+        self.recalled = recalled
     }
 
     private enum CodingKeys: String, CodingKey {
-        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated, variants, exposed, celebrations
+        case format, flow, flowVersion, seed, now, locale, mood, answers, drafts, facts, generated, variants, exposed, celebrations, recalled
     }
 
     public init(from decoder: Decoder) throws {
@@ -98,6 +102,7 @@ public struct SessionSave: Sendable, Equatable, Codable {
         variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants) ?? []
         exposed = try c.decodeIfPresent([String].self, forKey: .exposed) ?? []
         celebrations = try c.decodeIfPresent([FiredCelebration].self, forKey: .celebrations) ?? []
+        recalled = try c.decodeIfPresent([RecalledEntries].self, forKey: .recalled) ?? []
     }
 
     /// Decodes and validates a save. Throws ``SaveValidationError`` naming
@@ -158,6 +163,7 @@ public struct SessionSave: Sendable, Equatable, Codable {
         for (i, c) in celebrations.enumerated() where (c.line?.text.utf8.count ?? 0) > SessionLimits.maxPromptTextBytes {
             throw SaveValidationError(field: "celebrations[\(i)].line", reason: "longer than \(SessionLimits.maxPromptTextBytes) bytes")
         }
+        try SessionSave.validate(recalled: recalled)
         guard variants.count <= SessionLimits.maxAnswers, exposed.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "variants", reason: "more than \(SessionLimits.maxAnswers) experiments")
         }
@@ -176,6 +182,26 @@ public struct SessionSave: Sendable, Equatable, Codable {
                 try SessionSave.checkSize(a.value, field: "\(list)[\(i)].value")
                 guard seen.insert(a.step).inserted else {
                     throw SaveValidationError(field: "\(list)[\(i)].step", reason: "step '\(a.step)' appears twice")
+                }
+            }
+        }
+    }
+
+    /// Bounds of the recorded related entries (a session's requests, each
+    /// at most 5 answers of the person's).
+    public static func validate(recalled: [RecalledEntries], field: String = "recalled") throws(SaveValidationError) {
+        guard recalled.count <= maxAnswers else {
+            throw SaveValidationError(field: field, reason: "\(recalled.count) requests (at most \(maxAnswers))")
+        }
+        var ids = Set<StepID>()
+        for (i, r) in recalled.enumerated() {
+            guard ids.insert(r.id).inserted else { throw SaveValidationError(field: "\(field)[\(i)].id", reason: "id '\(r.id)' appears twice") }
+            guard r.entries.count <= 5 else { throw SaveValidationError(field: "\(field)[\(i)].entries", reason: "more than 5 entries") }
+            guard r.basis.utf8.count <= 128 else { throw SaveValidationError(field: "\(field)[\(i)].basis", reason: "longer than 128 bytes") }
+            for (j, e) in r.entries.enumerated() {
+                guard e.text.utf8.count <= maxTextBytes, e.day.utf8.count <= 32, e.flow.utf8.count <= SessionLimits.maxFlowIDBytes,
+                      e.session.utf8.count <= 128, e.score.isFinite else {
+                    throw SaveValidationError(field: "\(field)[\(i)].entries[\(j)]", reason: "not a related entry (text, day, flow, session or score out of bounds)")
                 }
             }
         }

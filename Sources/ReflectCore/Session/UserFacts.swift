@@ -28,10 +28,14 @@ public struct UserFacts: Sendable, Equatable, Codable {
     /// The history celebration rules read (per-step streaks, achievements
     /// held), as the progress feature computes it.
     public var progress: ProgressFacts?
+    /// The person's personalization profile (tone, response length,
+    /// preferred actions, topics to avoid), as it was when the session started.
+    public var profile: PersonalizationProfile?
 
     public init(day: String? = nil, phase: DayPhase? = nil, earlierAnswers: [EarlierAnswer] = [],
                 streak: StreakFigures? = nil, firstToday: Bool? = nil, firstEver: Bool? = nil,
-                prepItems: [PrepItem] = [], lastNightPrep: [PrepMark] = [], progress: ProgressFacts? = nil) {
+                prepItems: [PrepItem] = [], lastNightPrep: [PrepMark] = [], progress: ProgressFacts? = nil,
+                profile: PersonalizationProfile? = nil) {
         self.day = day
         self.phase = phase
         self.earlierAnswers = earlierAnswers
@@ -41,10 +45,11 @@ public struct UserFacts: Sendable, Equatable, Codable {
         self.prepItems = prepItems
         self.lastNightPrep = lastNightPrep
         self.progress = progress
+        self.profile = profile
     }
 
     private enum CodingKeys: String, CodingKey {
-        case day, phase, earlierAnswers, streak, firstToday, firstEver, prepItems, lastNightPrep, progress
+        case day, phase, earlierAnswers, streak, firstToday, firstEver, prepItems, lastNightPrep, progress, profile
     }
 
     public init(from decoder: Decoder) throws {
@@ -58,6 +63,7 @@ public struct UserFacts: Sendable, Equatable, Codable {
         prepItems = try c.decodeIfPresent([PrepItem].self, forKey: .prepItems) ?? []
         lastNightPrep = try c.decodeIfPresent([PrepMark].self, forKey: .lastNightPrep) ?? []
         progress = try c.decodeIfPresent(ProgressFacts.self, forKey: .progress)
+        profile = try c.decodeIfPresent(PersonalizationProfile.self, forKey: .profile)
     }
 
     /// Bounds a snapshot in a save must respect (the same as answers').
@@ -66,6 +72,9 @@ public struct UserFacts: Sendable, Equatable, Codable {
             throw SaveValidationError(field: "\(field).day", reason: "not a YYYY-MM-DD day")
         }
         try progress?.validate(field: "\(field).progress")
+        if let profile, profile.preferredActions.count > Theme.allCases.count || profile.avoidTopics.count > Theme.allCases.count {
+            throw SaveValidationError(field: "\(field).profile", reason: "more themes than there are")
+        }
         guard earlierAnswers.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "\(field).earlierAnswers", reason: "more than \(SessionLimits.maxAnswers) answers")
         }

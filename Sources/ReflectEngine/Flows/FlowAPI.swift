@@ -80,6 +80,9 @@ public struct FlowAPI {
         /// Takes the feedback request the flow is about to yield for and
         /// returns the token its yield will carry (as ``prompt(_:)``).
         func feedback(_ request: FeedbackRequest) throws(LuaHostError) -> Int64
+        /// Takes the related-entries request the flow is about to yield for
+        /// and returns the token its yield will carry (as ``prompt(_:)``).
+        func related(_ request: RelatedRequest) throws(LuaHostError) -> Int64
         /// The snapshot of the person's facts the session started with.
         var facts: UserFacts? { get }
         /// Records a coach record as an effect of the running step.
@@ -223,6 +226,14 @@ public struct FlowAPI {
                 let token = try host.feedback(try feedbackRequest(call.table(2), host.language, screen: host.screen))
                 return .yield([.integer(token)])
             }),
+            "related": .function(try lua.makeFunction("related") { call in
+                let host = try live()
+                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                    throw LuaHostError("s:related must be called by the flow's run function itself, not inside a coroutine the flow created")
+                }
+                let token = try host.related(try relatedRequest(call.table(2), screen: host.screen))
+                return .yield([.integer(token)])
+            }),
             "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: host.language)]) },
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
@@ -282,6 +293,60 @@ public struct FlowAPI {
     }
 
     // MARK: - Generation requests and facts
+
+    /// `s:related { id = "related", text = situation [, limit = 3] }`, or
+    /// `text = { goal, situation }`. A text the safety gate flags is left
+    /// out (all of them: nothing is searched for).
+    static func relatedRequest(_ t: LuaTable, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> RelatedRequest {
+        for key in t.fields.keys {
+            guard case .string(let name) = key, ["id", "text", "limit"].contains(name) else {
+                throw LuaHostError("s:related: unknown field \(key) (fields: id, text, limit)")
+            }
+        }
+        guard let raw = t["id"].stringValue, let id = StepID(raw) else {
+            throw LuaHostError("s:related: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
+        }
+        // One text, or a list of texts (answers), searched together; each
+        // the safety gate flags counts as "".
+        var parts: [String] = []
+        switch t["text"] {
+        case .string(let s): parts = [s]
+        case .nil: parts = []
+        case .table(let list):
+            guard list.sequence.count <= FlowAPILimits.maxArguments else {
+                throw LuaHostError("s:related '\(id)': 'text': \(list.sequence.count) texts (at most \(FlowAPILimits.maxArguments))")
+            }
+            for v in list.sequence {
+                switch v {
+                case .string(let s): parts.append(s)
+                case .nil: continue
+                default: throw LuaHostError("s:related '\(id)': 'text' must be texts (answers), got \(v.typeName)")
+                }
+            }
+        case let other: throw LuaHostError("s:related '\(id)': 'text' must be a text or a list of texts (answers), got \(other.typeName)")
+        }
+        var kept: [String] = []
+        for part in parts {
+            _ = try FlowAPILimits.text(part, max: SessionLimits.maxTextBytes, "s:related '\(id)': 'text'")
+            if !part.isEmpty, screen(part) == .ok { kept.append(part) }
+        }
+        let text = kept.joined(separator: "\n")
+        var limit = 3
+        if t["limit"] != .nil {
+            guard let n = t["limit"].integerValue, n >= 1, n <= Int64(RelatedRequest.maxLimit) else {
+                throw LuaHostError("s:related '\(id)': 'limit' must be a whole number from 1 to \(RelatedRequest.maxLimit)")
+            }
+            limit = Int(n)
+        }
+        return RelatedRequest(id: id, text: text, limit: limit)
+    }
+
+    /// Related entries as the flow sees them: a list of `{ day, text, flow }`.
+    static func relatedTable(_ entries: [RelatedEntry]) -> LuaValue {
+        .table(LuaTable(sequence: entries.map { e in
+            .table(LuaTable(named: ["day": .string(e.day), "text": .string(e.text), "flow": .string(e.flow)]))
+        }))
+    }
 
     /// `s:celebrate { tier = "medium", reason = "morning_complete" [, pool = "mini_celebration"] }`;
     /// without `tier`: a line (or a gentle checkmark) and no celebration.
@@ -436,6 +501,13 @@ public struct FlowAPI {
             for key in progress.achievements { held[.string(key)] = .boolean(true) }
             t["achievements"] = .table(LuaTable(held))
             t["week"] = .string(progress.week)
+        }
+        if let p = facts.profile {
+            t["profile"] = .table(LuaTable(named: [
+                "tone": .string(p.tone.rawValue), "length": .string(p.responseLength.rawValue),
+                "preferred_actions": .table(LuaTable(sequence: p.preferredActions.map { .string($0.rawValue) })),
+                "avoid_topics": .table(LuaTable(sequence: p.avoidTopics.map { .string($0.rawValue) })),
+            ]))
         }
         // A person's own item that the safety gate flags is left out, like a
         // flagged answer: a flow never quotes it back (however it was written:

@@ -22,6 +22,9 @@ enum FlowYield {
     /// Feedback at the flow's end (`s:feedback`), fulfilled like
     /// `generate`; the flow resumes with nothing.
     case feedback(FeedbackRequest)
+    /// `s:related`: the person's related past entries, looked up by the
+    /// host (read-only) outside the flow's budget; the flow resumes with them.
+    case related(RelatedRequest)
 }
 
 /// A side effect of a flow step, as data.

@@ -168,6 +168,11 @@ final class FlowRun: FlowAPI.Host {
                 throw .invalidFlow(file: definition.file, line: nil,
                                    message: "flow '\(definition.id)' generates '\(request.id)' twice; generation ids must be unique")
             }
+        case .related(let request):
+            guard requested.insert(request.id).inserted else {
+                throw .invalidFlow(file: definition.file, line: nil,
+                                   message: "flow '\(definition.id)' asks for related entries '\(request.id)' twice; request ids must be unique")
+            }
         case .feedback:
             guard requested.insert("feedback").inserted else {
                 throw .invalidFlow(file: definition.file, line: nil, message: "flow '\(definition.id)' asks for feedback twice")
@@ -202,6 +207,15 @@ final class FlowRun: FlowAPI.Host {
         }
         let token = Int64.random(in: Int64.min...Int64.max)
         pending = (token, .generate(request))
+        return token
+    }
+
+    func related(_ request: RelatedRequest) throws(LuaHostError) -> Int64 {
+        guard requested.count < SessionLimits.maxAnswers || requested.contains(request.id) else {
+            throw LuaHostError("s:related '\(request.id)': a session holds at most \(SessionLimits.maxAnswers) requests")
+        }
+        let token = Int64.random(in: Int64.min...Int64.max)
+        pending = (token, .related(request))
         return token
     }
 

@@ -44,6 +44,9 @@ public final class FlowSession {
     /// Generated texts recorded in the save but not yet journalled (they go
     /// with the next answer).
     private var unjournalledTexts: [GeneratedText] = []
+    /// Whether the save's related entries changed since the last answer
+    /// was journalled (they go with the next answer).
+    private var unjournalledRecall = false
 
     private let source: FlowSource
     /// The language the session runs in (strings, word lists).
@@ -173,11 +176,13 @@ public final class FlowSession {
         do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value, language: language)]) } catch {
             // The flow failed after a valid answer: the answer is still kept.
             outcome.generated = unjournalledTexts
+            if unjournalledRecall { outcome.recalled = save.recalled }
             do { try journal.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome) } catch let journalError {
                 try rewind(to: before)
                 throw EngineError.journal("\(journalError)")
             }
             unjournalledTexts = []
+            unjournalledRecall = false
             throw error
         }
         for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
@@ -186,6 +191,7 @@ public final class FlowSession {
         for case .celebration(let fired) in effects { outcome.celebrations.append(fired) }
         outcome.exposures = newExposures(in: effects)
         outcome.generated = unjournalledTexts
+        if unjournalledRecall { outcome.recalled = save.recalled }
         if driven.next == nil { outcome.finished = summary }
         do {
             try journal.answered(recorded, position: save.answers.count - 1, prompt: prompt, outcome: outcome)
@@ -194,6 +200,7 @@ public final class FlowSession {
             throw EngineError.journal("\(error)")
         }
         unjournalledTexts = []
+        unjournalledRecall = false
         var events: [FlowEvent] = journal.persists ? [.saved(session: sessionID, step: prompt.step)] : []
         if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
         if probed {
@@ -231,6 +238,8 @@ public final class FlowSession {
             case .feedback(let request)?:
                 fulfil(request)
                 done = try run.advance(answering: step, with: [])
+            case .related(let request)?:
+                done = try run.advance(answering: step, with: [FlowAPI.relatedTable(fulfil(request))])
             default:
                 break loop
             }
@@ -264,6 +273,29 @@ public final class FlowSession {
         }
         record(result)
         return result.text
+    }
+
+    /// The entries for a related-entries request: the ones the save recorded
+    /// for the same basis (replay never searches again), else the host's
+    /// (``SessionOptions/relatedEntries``), leaving out any the safety gate
+    /// flags now (an entry written before a phrase was on its lists); none
+    /// when there is no host, it fails, or there is nothing to search for.
+    /// New entries are recorded in the save at once and journalled with the
+    /// next answer.
+    private func fulfil(_ request: RelatedRequest) -> [RelatedEntry] {
+        let basis = request.basis
+        if let recorded = save.recalled.first(where: { $0.id == request.id }), recorded.basis == basis { return recorded.entries }
+        var entries: [RelatedEntry] = []
+        if !request.text.isEmpty, let source = options.relatedEntries,
+           let found = try? source.relatedEntries(to: request.text, now: save.now, excluding: sessionID, limit: request.limit) {
+            entries = Array(found.filter { $0.text.utf8.count <= SessionSave.maxTextBytes && run.screen($0.text) == .ok }
+                .prefix(request.limit))
+        }
+        let recalled = RecalledEntries(id: request.id, basis: basis, entries: entries)
+        save.recalled.removeAll { $0.id == request.id }
+        save.recalled.append(recalled)
+        unjournalledRecall = true
+        return entries
     }
 
     /// The celebrations among `effects` as they fire: none when the person

@@ -27,6 +27,11 @@ public struct AnswerOutcome: Sendable {
     /// The themes a text answer mentions (auto-tagging with the session
     /// language's theme lists), in ``Theme`` order; empty for other answers.
     public var themes: [Theme] = []
+    /// Every related-entries request of the session with what it found
+    /// (the save's ``SessionSave/recalled``, whole), when one was fulfilled
+    /// since the last answer; nil otherwise. A journal that resumes
+    /// sessions must keep them, or a resume searches again.
+    public var recalled: [RecalledEntries]?
 
     public init(safety: SafetyCategory? = nil, probed: Bool = false, distortions: [(step: StepID, type: DistortionType)] = [],
                 finished: DoneSummary? = nil) {

@@ -57,6 +57,9 @@ public struct SessionOptions: Sendable {
     /// provider): every request takes its fallback at once, and there is no
     /// feedback.
     public var generator: (any TextGenerator)?
+    /// Fulfils `s:related` (the person's related past entries; read-only);
+    /// nil: every request finds nothing.
+    public var relatedEntries: (any RelatedEntrySource)?
     /// The person's "Show celebrations" setting: false means no
     /// celebration events and none stored (achievements are still recorded).
     public var celebrations = true

@@ -10,9 +10,13 @@ import ReflectCore
 /// then achievements (`note` is the key, `day` the day earned) and
 /// celebrations (`kind` the tier, `note` the reason and line), then one per
 /// chat message (`session_id` is the chat, `started_at` the time, `kind` the
-/// role, `question` the mode, `answer` the text). The `record` column says
+/// role, `question` the mode, `answer` the text), then the profile's choices
+/// (`profile`: `kind` the tone, `question` the length, `answer` the
+/// preferred actions, `note` the topics to avoid) and ratings (`rating`:
+/// `step` chat or session, `kind` up or down, `question` the length class,
+/// `answer` the action themes, `note` the reply's themes). The `record` column says
 /// which (`answer`, `draft`, `theme`, `generated`, `mood`, `exposure`, `achievement`,
-/// `celebration`, `chat`, …). For spreadsheets;
+/// `celebration`, `chat`, `profile`, `rating`, …). For spreadsheets;
 /// the JSON export is the one that imports back.
 extension ExportDocument {
     public static let csvColumns = ["record", "session_id", "flow_id", "flow_version", "status", "started_at", "completed_at",
@@ -54,6 +58,14 @@ extension ExportDocument {
         }
         for c in chatMessages ?? [] {
             rows.append(["chat", c.chatID, "", "", "", c.at, "", "", "", "\(c.position)", "", c.role, c.mode, c.text, "", c.user, "", "", ""])
+        }
+        for p in personalization?.choices ?? [] {
+            rows.append(["profile", "", "", "", "", p.updatedAt, "", "", "", "", "", p.tone ?? "", p.responseLength ?? "",
+                         p.preferredActions.joined(separator: " "), "", p.user, "", "", p.avoidTopics.joined(separator: " ")])
+        }
+        for r in personalization?.ratings ?? [] {
+            rows.append(["rating", r.target == "session" ? r.targetID : "", "", "", "", r.at, "", "", "", "", r.target, r.rating, r.length,
+                         r.actionThemes.joined(separator: " "), "", r.user, "", "", r.themes.joined(separator: " ")])
         }
         return rows.map { $0.map(ExportDocument.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
     }

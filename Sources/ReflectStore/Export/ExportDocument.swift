@@ -33,6 +33,9 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     /// in exports from before experiments, which still import.
     public var experimentExposures: [ExportedExposure]?
     public var experimentAssignments: [ExportedAssignment]?
+    /// Profile choices and 👍 / 👎 ratings (docs/journal.md); absent in
+    /// exports from before them, and when there are none.
+    public var personalization: ExportedPersonalization?
 
     public init(exportedAt: String, sessions: [ExportedSession], moodEntries: [ExportedMoodEntry], coach: ExportedCoach = ExportedCoach(),
                 progress: ExportedProgress? = nil,
@@ -50,7 +53,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case format, version, sessions, problems, coach, progress
+        case format, version, sessions, problems, coach, progress, personalization
         case exportedAt = "exported_at", moodEntries = "mood_entries", chatMessages = "chat_messages"
         case experimentExposures = "experiment_exposures", experimentAssignments = "experiment_assignments"
     }
@@ -68,6 +71,7 @@ public struct ExportDocument: Codable, Sendable, Equatable {
         problems = try c.decodeIfPresent([String].self, forKey: .problems)
         experimentExposures = try c.decodeIfPresent([ExportedExposure].self, forKey: .experimentExposures)
         experimentAssignments = try c.decodeIfPresent([ExportedAssignment].self, forKey: .experimentAssignments)
+        personalization = try c.decodeIfPresent(ExportedPersonalization.self, forKey: .personalization)
     }
 }
 
@@ -158,8 +162,13 @@ public struct ExportedSession: Codable, Sendable, Equatable {
     /// changed); absent otherwise and in older exports.
     public var setAsideAt: String?
 
+    /// The related past entries the session showed (`s:related`), as shown;
+    /// absent when none, and in older exports.
+    public var recalled: [RecalledEntries]?
+
     enum CodingKeys: String, CodingKey {
         case id, locale, personality, user, mood, seed, clock, status, pre, post, answers, distortions, events, facts, generated, variants, themes
+        case recalled
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
         case setAsideAt = "set_aside_at"
     }
@@ -213,6 +222,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         variants = try c.decodeIfPresent([VariantAssignment].self, forKey: .variants)
         themes = try c.decodeIfPresent([ExportedTheme].self, forKey: .themes) ?? []
         setAsideAt = try c.decodeIfPresent(String.self, forKey: .setAsideAt)
+        recalled = try c.decodeIfPresent([RecalledEntries].self, forKey: .recalled)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -238,6 +248,7 @@ public struct ExportedSession: Codable, Sendable, Equatable {
         if !generated.isEmpty { try c.encode(generated, forKey: .generated) }
         try c.encodeIfPresent(variants, forKey: .variants)
         if !themes.isEmpty { try c.encode(themes, forKey: .themes) }
+        try c.encodeIfPresent(recalled, forKey: .recalled)
         try c.encodeIfPresent(setAsideAt, forKey: .setAsideAt)
     }
 }
@@ -469,6 +480,7 @@ extension ExportDocument {
     /// sizes, duplicates, and that no text holds a NUL (SQLite would cut it off there).
     public func validate() throws(StoreError) {
         try progress?.validate()
+        try personalization?.validate()
         guard format == ExportDocument.formatName else {
             throw .invalidImport(record: "file", field: "format", reason: "expected '\(ExportDocument.formatName)'")
         }
@@ -555,6 +567,9 @@ extension ExportDocument {
                 try text("generated[\(j)].text", g.text, max: ExportDocument.maxQuestionBytes)
                 try text("generated[\(j)].basis", g.basis, max: 128)
                 try time("generated[\(j)].at", g.at)
+            }
+            if let recalled = s.recalled {
+                do { try SessionSave.validate(recalled: recalled) } catch { throw fail(error.field, error.reason) }
             }
             guard s.themes.count <= Theme.allCases.count * SessionSave.maxAnswers else { throw fail("themes", "too many themes") }
             var tagged = Set<String>()

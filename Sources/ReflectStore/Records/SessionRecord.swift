@@ -38,11 +38,14 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
     /// changed under it (`reflect run` offers it): it is kept and readable
     /// (`reflect show`, export) but never resumed. Nil otherwise.
     public var setAsideAt: String?
+    /// The related entries the session showed (the engine's
+    /// `SessionSave.recalled`, JSON); nil when none.
+    public var recalled: String?
 
     public init(id: String, flowID: String, flowVersion: Int, locale: String, personality: String?, user: String,
                 mood: Mood?, seed: UInt64, clock: String, startedAt: String, completedAt: String? = nil,
                 status: Status = .active, pre: Int? = nil, post: Int? = nil, facts: String? = nil,
-                variants: String? = nil, setAsideAt: String? = nil) {
+                variants: String? = nil, setAsideAt: String? = nil, recalled: String? = nil) {
         self.setAsideAt = setAsideAt
         self.id = id
         self.flowID = flowID
@@ -60,12 +63,13 @@ public struct SessionRecord: Codable, Sendable, Equatable, FetchableRecord, Pers
         self.post = post
         self.facts = facts
         self.variants = variants
+        self.recalled = recalled
     }
 
     public var seedValue: UInt64 { UInt64(bitPattern: seed) }
 
     enum CodingKeys: String, CodingKey {
-        case id, locale, personality, user, mood, seed, clock, status, pre, post, facts, variants
+        case id, locale, personality, user, mood, seed, clock, status, pre, post, facts, variants, recalled
         case flowID = "flow_id", flowVersion = "flow_version", startedAt = "started_at", completedAt = "completed_at"
         case setAsideAt = "set_aside_at"
     }

@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+/// How a person's text is put into, and looked up in, the related-entries
+/// index (FTS5 table `entry_search`, tokenizer `unicode61 remove_diacritics 2`).
+///
+/// `unicode61` splits words at spaces and punctuation, which is right for
+/// the Latin scripts, but reads a Japanese sentence (no spaces) as one
+/// word, and a Korean word with its particle (회의가, 회의를) as two
+/// unrelated words. So before the tokenizer sees it, every run of Han,
+/// kana or Hangul characters is written as its overlapping pairs
+/// (明日の会議 → 明日 日の の会 会議), the usual bigram indexing for these
+/// scripts; the query goes through the same function, so 会議 finds 会議が.
+///
+/// The indexed form is made in SQL by the function ``sqlName`` (registered
+/// on every connection the store opens), so that the triggers that keep the
+/// index in sync with `answer` cover every write path: an answer, an edit,
+/// going back, import, deleting an entry or everything.
+enum SearchText {
+    static let sqlName = "reflect_search_text"
+
+    /// At most this many distinct words of a query are looked up (the rest
+    /// add little to bm25 and cost time).
+    static let maxQueryTerms = 32
+
+    /// Registers ``sqlName``: given an answer's stored JSON value, its
+    /// indexed text, or NULL when the answer is not free text.
+    static func register(_ db: Database) {
+        db.add(function: function)
+    }
+
+    private static let function = DatabaseFunction(sqlName, argumentCount: 1, pure: true) { values in
+        guard let json = String.fromDatabaseValue(values[0]), json.hasPrefix("\""),
+              let text = try? JSONDecoder().decode(String.self, from: Data(json.utf8)) else { return nil }
+        let indexed = SearchText.indexed(text)
+        return indexed.isEmpty ? nil : indexed
+    }
+
+    /// The text as the tokenizer should see it: runs of Han, kana and Hangul
+    /// as overlapping pairs, everything else unchanged.
+    static func indexed(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var run: [Unicode.Scalar] = []
+        func flush() {
+            guard !run.isEmpty else { return }
+            out.append(" ")
+            if run.count == 1 {
+                out.append(run[0])
+            } else {
+                for i in 0..<(run.count - 1) {
+                    if i > 0 { out.append(" ") }
+                    out.append(run[i])
+                    out.append(run[i + 1])
+                }
+            }
+            out.append(" ")
+            run.removeAll(keepingCapacity: true)
+        }
+        for scalar in text.precomposedStringWithCompatibilityMapping.unicodeScalars {
+            if isPaired(scalar) { run.append(scalar) } else {
+                flush()
+                out.append(scalar)
+            }
+        }
+        flush()
+        return String(out)
+    }
+
+    /// The distinct words of `text` as indexed (lowercased), in order, at
+    /// most ``maxQueryTerms``. Latin words of one letter ("I", "a") are
+    /// left out: they would match almost everything.
+    static func terms(_ text: String) -> [String] {
+        var terms: [String] = []
+        var seen = Set<String>()
+        var word = String.UnicodeScalarView()
+        func flush() {
+            defer { word = String.UnicodeScalarView() }
+            guard !word.isEmpty, terms.count < maxQueryTerms else { return }
+            if word.count == 1, let s = word.first, !isPaired(s) { return }
+            let w = String(word).lowercased()
+            if seen.insert(w).inserted { terms.append(w) }
+        }
+        for scalar in indexed(text).unicodeScalars {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil || scalar.properties.generalCategory == .nonspacingMark {
+                word.append(scalar)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return terms
+    }
+
+    /// One term as an FTS5 string (quoted: FTS5 syntax in a person's words
+    /// is only text).
+    static func quoted(_ term: String) -> String {
+        "\"" + term.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The FTS5 query for `terms`: each quoted, joined with OR; nil when
+    /// there are none.
+    static func query(_ terms: [String]) -> String? {
+        terms.isEmpty ? nil : terms.map(quoted).joined(separator: " OR ")
+    }
+
+    /// The FTS5 query for `text`'s words (``terms(_:)``).
+    static func query(_ text: String) -> String? { query(terms(text)) }
+
+    /// Han (CJK ideographs), Hiragana, Katakana, Hangul.
+    static func isPaired(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x3040...0x30FF, 0x31F0...0x31FF,          // Hiragana, Katakana (+ extensions)
+             0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x2FA1F,  // Han
+             0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF:  // Hangul
+            return true
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import GRDB
+import ReflectCore
+
+// Related past entries: full-text search (SQLite FTS5, bm25) over the
+// person's own free-text answers, combined with recency. The formula is
+// documented in docs/journal.md ("Related past entries"); `RelatedEntryTests`
+// holds it.
+
+extension Store {
+    /// Weights of the score: 0.7 × relevance + 0.3 × recency.
+    static let relevanceWeight = 0.7
+    static let recencyWeight = 0.3
+    /// Recency is 1 / (1 + age in days / this): 1 today, 0.5 a month ago.
+    static let recencyDays = 30.0
+    /// From this many indexed entries on, a word in more than half of them
+    /// is left out of the search.
+    static let commonWordMinimumEntries = 20
+
+    /// The person's past answers most like `text`, best first, at most `limit`.
+    ///
+    /// - relevance: FTS5's bm25 of each matching answer, divided by the
+    ///   best bm25 among the person's matches (so the best is 1, and the
+    ///   rest are in proportion);
+    /// - recency: 1 / (1 + d / 30), d the days from the answer to `now`;
+    /// - score: 0.7 × relevance + 0.3 × recency; ties: the later answer,
+    ///   then session and step;
+    /// - words: those of `text` (``SearchText/terms(_:)``), any of which
+    ///   matches; once the index holds 20 entries or more, a word found in
+    ///   more than half of them is not searched for.
+    ///
+    /// Only `user`'s kept, unflagged free-text answers are searched (the
+    /// index holds nothing else), excluding session `excluding` and anything
+    /// answered at or after `now` (ISO-8601 with offset), so that the same
+    /// store and the same `now` give the same entries.
+    public func relatedEntries(user: String, to text: String, now: String, excluding: String?,
+                               limit: Int = 3) throws(StoreError) -> [RelatedEntry] {
+        let words = SearchText.terms(text)
+        guard limit > 0, !words.isEmpty else { return [] }
+        return try read { db in
+            // Function words ("the", "und", "que") would make any entry
+            // "related": once there are enough entries to tell, a word
+            // found in more than half of them is not searched for.
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_text") ?? 0
+            var kept = words
+            if total >= Store.commonWordMinimumEntries {
+                kept = try words.filter { word in
+                    let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH ?",
+                                                 arguments: [SearchText.quoted(word)]) ?? 0
+                    return found * 2 <= total
+                }
+            }
+            guard let query = SearchText.query(kept) else { return [] }
+            let rows = try Row.fetchAll(db, sql: """
+                WITH matched AS (
+                    SELECT t.session_id, t.step, bm25(entry_search) AS b
+                    FROM entry_search JOIN entry_text t ON t.id = entry_search.rowid
+                    WHERE entry_search MATCH ?
+                ),
+                mine AS MATERIALIZED (
+                    SELECT m.session_id, m.step, m.b, a.answered_at AS at, a.value, s.flow_id
+                    FROM matched m
+                    JOIN session s ON s.id = m.session_id
+                    JOIN answer a ON a.session_id = m.session_id AND a.step = m.step
+                    WHERE s.user = ? AND m.session_id <> ? AND julianday(a.answered_at) < julianday(?)
+                )
+                SELECT session_id, step, at, value, flow_id,
+                       ? * (b / (SELECT min(b) FROM mine))
+                       + ? / (1.0 + max(0.0, julianday(?) - julianday(at)) / ?) AS score
+                FROM mine
+                ORDER BY score DESC, at DESC, session_id, step
+                LIMIT ?
+                """, arguments: [query, user, excluding ?? "", now,
+                                 Store.relevanceWeight, Store.recencyWeight, now, Store.recencyDays, limit])
+            return rows.compactMap { row -> RelatedEntry? in
+                guard let step = StepID.fromDatabaseValue(row["step"]),
+                      case .text(let answer)? = AnswerValue.fromDatabaseValue(row["value"]) else { return nil }
+                let at: String = row["at"] ?? ""
+                let score: Double = row["score"] ?? 0
+                return RelatedEntry(day: String(at.prefix(10)), text: answer, flow: row["flow_id"] ?? "",
+                                    session: row["session_id"] ?? "", step: step, score: (score * 10_000).rounded() / 10_000)
+            }
+        }
+    }
+}
+
+extension Store {
+    /// Puts the kept, unflagged free-text answers of `session` (one `step`,
+    /// or all) into the related-entries index, replacing what was there for
+    /// them. Called by every write of answers (``recordAnswer``, import), in
+    /// their transaction; an answer changed or deleted leaves the index by
+    /// the table's triggers (migration v13).
+    static func indexAnswers(session: String, step: StepID? = nil, in db: Database) throws {
+        let only = step == nil ? "" : " AND step = ?"
+        var arguments: StatementArguments = [session]
+        if let step { arguments += [step.rawValue] }
+        // Cached: this runs with every answer (the durable write's path).
+        try db.cachedStatement(sql: "DELETE FROM entry_text WHERE session_id = ?" + only).execute(arguments: arguments)
+        try db.cachedStatement(sql: """
+            INSERT INTO entry_text (session_id, step, body)
+                SELECT session_id, step, \(SearchText.sqlName)(value) FROM answer
+                WHERE session_id = ?\(only) AND state = 'answer' AND safety IS NULL AND kind = 'text'
+                  AND \(SearchText.sqlName)(value) IS NOT NULL
+                ORDER BY rowid
+            """).execute(arguments: arguments)
+    }
+}
