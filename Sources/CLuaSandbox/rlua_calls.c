@@ -110,10 +110,7 @@ static lua_State *thread_of(lua_State *L, int64_t h) {
     return co;
 }
 
-int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
-    lua_State *co = thread_of(L, h);
-    if (co == NULL)
-        return -1;
+static int32_t status_of(lua_State *co) {
     lua_Debug ar;
     switch (lua_status(co)) {
     case LUA_YIELD:
@@ -125,6 +122,11 @@ int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
     default:
         return 2;
     }
+}
+
+int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
+    lua_State *co = thread_of(L, h);
+    return co == NULL ? -1 : status_of(co);
 }
 
 /* The whole resume runs inside a protected call on the main thread: Lua
@@ -171,7 +173,7 @@ int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
     int base = lua_gettop(L);
     rlua_error_clear(&c->error);
     lua_State *co = thread_of(L, h);
-    switch (co ? rlua_coroutine_status(L, h) : -1) {
+    switch (co ? status_of(co) : -1) {
     case -1:
         rlua_error_set(&c->error, "coroutine handle %lld is unknown or was released", (long long)h);
         return RLUA_E_MISUSE;

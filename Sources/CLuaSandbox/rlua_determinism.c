@@ -229,7 +229,7 @@ static int det_format(lua_State *L) {
     const char *fmt = luaL_checklstring(L, 1, &flen);
     int top = lua_gettop(L);
     int arg = 1;
-    rlua_charge(L, 1 + flen / RLUA_BYTES_PER_UNIT);
+    rlua_charge(L, rlua_string_units(L));
     for (size_t i = 0; i < flen; i++) {
         if (fmt[i] != '%')
             continue;
@@ -253,10 +253,9 @@ static int det_format(lua_State *L) {
             }
         }
     }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, top, 1);
-    return 1;
+    /* Lua's own format, called in this frame (it has no upvalues). */
+    lua_CFunction format = lua_tocfunction(L, lua_upvalueindex(1));
+    return format(L);
 }
 
 static int no_collectgarbage(lua_State *L) {
@@ -278,7 +277,13 @@ void rlua_determinism_install(lua_State *L, int template_idx, int string_lib_idx
         lua_pushcfunction(L, r->func);
         lua_setfield(L, template_idx, r->name);
     }
+    /* The library's format is the charging shim around Lua's own; this
+     * one charges the same itself and calls Lua's directly. */
     lua_getfield(L, string_lib_idx, "format");
+    if (lua_getupvalue(L, -1, 1) != NULL)
+        lua_remove(L, -2);
+    if (!rlua_is_plain_cfunction(L, -1))
+        luaL_error(L, "string.format is not Lua's own");
     lua_pushcclosure(L, det_format, 1);
     lua_setfield(L, string_lib_idx, "format");
 }

@@ -68,9 +68,17 @@ void rlua_env_setup(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_ENV_MT);
 }
 
+/* Pushes a copy of the table at src, sized for its entries up front (a
+ * library has 6 to 31 of them: growing as they arrive would rehash). */
 static void copy_table(lua_State *L, int src) {
     src = lua_absindex(L, src);
-    lua_createtable(L, 0, (int)lua_rawlen(L, src) + 16);
+    int n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, src)) {
+        lua_pop(L, 1);
+        n++;
+    }
+    lua_createtable(L, 0, n);
     lua_pushnil(L);
     while (lua_next(L, src)) {
         lua_pushvalue(L, -2);

@@ -10,10 +10,26 @@
 
 enum rlua_trip { TRIP_NONE = 0, TRIP_INSTRUCTIONS, TRIP_DEADLINE, TRIP_CANCELLED };
 
+/* Small blocks (at most RLUA_SMALL_MAX bytes, in classes of 16) come from
+ * one arena per state, with a free list per class: most of what Lua
+ * allocates is that small, and malloc's own bookkeeping was a third of
+ * creating a state. The arena is fixed in size (what does not fit goes to
+ * malloc), so it adds at most RLUA_ARENA_BYTES of real memory to what the
+ * cap counts, whatever the pattern of sizes. */
+#define RLUA_ARENA_BYTES ((size_t)64 << 10)
+#define RLUA_SMALL_MAX 256
+#define RLUA_SMALL_CLASSES (RLUA_SMALL_MAX / 16)
+typedef struct rlua_arena {
+    char *base;                       /* NULL until the first small block */
+    size_t used;                      /* bytes handed out from base so far */
+    void *free[RLUA_SMALL_CLASSES];   /* freed blocks by class, linked through their first word */
+} rlua_arena;
+
 struct rlua_control {
     rlua_limits limits;
     lua_State *L;
     /* allocator */
+    rlua_arena arena; /* kept with the block for the next state (rlua_control_new) */
     size_t mem_used, mem_peak;
     int mem_refused; /* the cap refused an allocation during this call */
     size_t alloc_since_check; /* bytes grown since the allocator last read the clock */
@@ -34,9 +50,11 @@ struct rlua_control {
     size_t buf_len, buf_cap;
     int value_error;
     char encode_error[160]; /* a formatted reason rlua_encode returned */
+    uint64_t next_object_id; /* ids tostring gives tables and functions, in order of first use */
+    /* The two error records stay last: rlua_control_new zeroes everything
+     * before them and clears only their headers (they are 14 KB together). */
     rlua_error error;
     rlua_error limit_error; /* where a budget or memory limit was first hit in this call */
-    uint64_t next_object_id; /* ids tostring gives tables and functions, in order of first use */
 };
 
 /* Registry keys (addresses are unique). */
@@ -47,6 +65,18 @@ rlua_control *rlua_ctl(lua_State *L);
 
 /* rlua_alloc.c */
 void *rlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/* 0 under AddressSanitizer, which should see every block's real lifetime
+ * (then the arena is never used and the control block is never kept). */
+#if defined(__SANITIZE_ADDRESS__)
+#define RLUA_POOLING 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RLUA_POOLING 0
+#endif
+#endif
+#ifndef RLUA_POOLING
+#define RLUA_POOLING 1
+#endif
 
 /* rlua_budget.c */
 void rlua_hook(lua_State *L, lua_Debug *ar);
@@ -149,6 +179,12 @@ void rlua_string_guards_install(lua_State *L, int string_lib_idx);
 /* Wraps every function of the table at lib, in place, with a shim charging
  * 1 + (bytes of string arguments) / RLUA_BYTES_PER_UNIT per call. */
 void rlua_charge_library(lua_State *L, int lib);
+/* 1 when the value at idx is a C function without upvalues: one that may be
+ * called directly from another C function's frame. */
+int rlua_is_plain_cfunction(lua_State *L, int idx);
+/* What the shim charges for a call with the current stack as arguments:
+ * 1 + (bytes of string arguments) / RLUA_BYTES_PER_UNIT. */
+uint64_t rlua_string_units(lua_State *L);
 
 /* The longest text one print() hands to the host; longer is cut (the host
  * cuts further for its log). */

@@ -41,12 +41,35 @@ static uint64_t string_bytes(lua_State *L) {
 }
 
 static int charged(lua_State *L) {
-    rlua_charge(L, 1 + string_bytes(L) / RLUA_BYTES_PER_UNIT);
+    rlua_charge(L, rlua_string_units(L));
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
     return lua_gettop(L);
 }
+
+/* The same for a library function without upvalues (all of string, table
+ * and utf8, and tonumber): called directly, in this shim's own frame, so
+ * that a call costs one C frame, not two. Its arguments are already where
+ * it expects them; errors name the function as the flow called it. */
+static int charged_direct(lua_State *L) {
+    rlua_charge(L, rlua_string_units(L));
+    lua_CFunction f = lua_tocfunction(L, lua_upvalueindex(1));
+    return f(L);
+}
+
+/* 1 when the value at idx is a C function that has no upvalues. */
+int rlua_is_plain_cfunction(lua_State *L, int idx) {
+    if (lua_tocfunction(L, idx) == NULL)
+        return 0;
+    if (lua_getupvalue(L, idx, 1) != NULL) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    return 1;
+}
+
+uint64_t rlua_string_units(lua_State *L) { return 1 + string_bytes(L) / RLUA_BYTES_PER_UNIT; }
 
 /* Wraps every function of the table at lib (in place) with the shim. */
 void rlua_charge_library(lua_State *L, int lib) {
@@ -54,7 +77,8 @@ void rlua_charge_library(lua_State *L, int lib) {
     lua_pushnil(L);
     while (lua_next(L, lib)) {
         if (lua_type(L, -1) == LUA_TFUNCTION) {
-            lua_pushcclosure(L, charged, 1);
+            int plain = rlua_is_plain_cfunction(L, -1);
+            lua_pushcclosure(L, plain ? charged_direct : charged, 1);
             lua_pushvalue(L, -2);
             lua_insert(L, -2);
             lua_rawset(L, lib);

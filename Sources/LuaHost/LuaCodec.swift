@@ -74,8 +74,33 @@ enum LuaCodec {
         var reader = Reader(buffer: buffer, owner: owner, allowance: maxHostBytes)
         if buffer.count > maxHostBytes { throw reader.overAllowance(nil) }
         var values: [LuaValue] = []
-        while !reader.atEnd { values.append(try reader.value(path: "value #\(values.count + 1)")) }
+        while !reader.atEnd {
+            reader.path.root = values.count + 1
+            values.append(try reader.value())
+        }
         return values
+    }
+
+    /// Where a value sits in a crossing ("value #2.items[3]"), kept as
+    /// parts and written out only for an error message.
+    private struct Path {
+        enum Part {
+            case index(Int)
+            case field(String)
+        }
+        var root = 1
+        var parts: [Part] = []
+
+        var text: String {
+            var out = "value #\(root)"
+            for part in parts {
+                switch part {
+                case .index(let i): out += "[\(i)]"
+                case .field(let s): out += ".\(s)"
+                }
+            }
+            return out
+        }
     }
 
     private struct Reader {
@@ -84,6 +109,7 @@ enum LuaCodec {
         let allowance: Int
         var offset = 0
         var charged = 0
+        var path = Path()
 
         init(buffer: UnsafeRawBufferPointer, owner: UInt64, allowance: Int) {
             self.buffer = buffer
@@ -98,75 +124,135 @@ enum LuaCodec {
             return LuaError(kind: .host(.invalidValue), message: path.map { "\($0): \(why)" } ?? "values \(why)")
         }
 
-        mutating func charge(_ bytes: Int, _ path: String) throws(LuaError) {
+        mutating func charge(_ bytes: Int) throws(LuaError) {
             charged += bytes
-            if charged > allowance { throw overAllowance(path) }
+            if charged > allowance { throw overAllowance(path.text) }
         }
 
         var atEnd: Bool { offset >= buffer.count }
 
-        func invalid(_ path: String, _ why: String) -> LuaError {
-            LuaError(kind: .host(.invalidValue), message: "\(path): \(why)")
+        func invalid(_ why: String) -> LuaError {
+            LuaError(kind: .host(.invalidValue), message: "\(path.text): \(why)")
         }
 
-        mutating func read<T: FixedWidthInteger>(_: T.Type, path: String) throws(LuaError) -> T {
-            guard offset + MemoryLayout<T>.size <= buffer.count else { throw invalid(path, "truncated value") }
+        mutating func read<T: FixedWidthInteger>(_: T.Type) throws(LuaError) -> T {
+            guard offset + MemoryLayout<T>.size <= buffer.count else { throw invalid("truncated value") }
             let v = buffer.loadUnaligned(fromByteOffset: offset, as: T.self)
             offset += MemoryLayout<T>.size
             return v
         }
 
-        mutating func value(path: String) throws(LuaError) -> LuaValue {
-            try charge(LuaCodec.hostBytesPerValue, path)
-            let tag = try read(UInt8.self, path: path)
+        mutating func value() throws(LuaError) -> LuaValue {
+            try charge(LuaCodec.hostBytesPerValue)
+            let tag = try read(UInt8.self)
             switch Tag(rawValue: tag) {
             case .nil: return .nil
             case .false: return .boolean(false)
             case .true: return .boolean(true)
-            case .integer: return .integer(try read(Int64.self, path: path))
-            case .double: return .number(Double(bitPattern: try read(UInt64.self, path: path)))
-            case .string: return .string(try string(path: path))
+            case .integer: return .integer(try read(Int64.self))
+            case .double: return .number(Double(bitPattern: try read(UInt64.self)))
+            case .string: return .string(try string())
             case .table:
-                let narr = Int(try read(UInt32.self, path: path))
-                let nrec = Int(try read(UInt32.self, path: path))
+                let narr = Int(try read(UInt32.self))
+                let nrec = Int(try read(UInt32.self))
                 var fields: [LuaKey: LuaValue] = [:]
                 fields.reserveCapacity(min(narr + nrec, 1 << 16))
-                for i in 0..<narr { fields[.integer(Int64(i + 1))] = try value(path: "\(path)[\(i + 1)]") }
+                for i in 0..<narr {
+                    path.parts.append(.index(i + 1))
+                    let v = try value()
+                    path.parts.removeLast()
+                    if !v.isNil { fields[.integer(Int64(i + 1))] = v }
+                }
                 for _ in 0..<nrec {
                     let key: LuaKey
-                    switch try value(path: path) {
+                    switch try value() {
                     case .integer(let i): key = .integer(i)
                     case .string(let s): key = .string(s)
-                    default: throw invalid(path, "table key must be a string or an integer")
+                    default: throw invalid("table key must be a string or an integer")
                     }
-                    let keyPath: String
                     switch key {
-                    case .integer(let i): keyPath = "\(path)[\(i)]"
-                    case .string(let s): keyPath = "\(path).\(s)"
+                    case .integer(let i): path.parts.append(.index(Int(i)))
+                    case .string(let s): path.parts.append(.field(s))
                     }
-                    let v = try value(path: keyPath)
+                    let v = try value()
+                    path.parts.removeLast()
                     if !v.isNil { fields[key] = v }
                 }
-                return .table(LuaTable(fields))
+                return .table(LuaTable(withoutNils: fields))
             case .handle:
-                return .function(LuaFunction(id: try read(Int64.self, path: path), owner: owner))
+                return .function(LuaFunction(id: try read(Int64.self), owner: owner))
             case nil:
-                throw invalid(path, "unknown tag \(tag)")
+                throw invalid("unknown tag \(tag)")
             }
         }
 
-        mutating func string(path: String) throws(LuaError) -> String {
-            let count = Int(try read(UInt32.self, path: path))
-            guard offset + count <= buffer.count else { throw invalid(path, "truncated string") }
-            try charge(count, path)
+        mutating func string() throws(LuaError) -> String {
+            let count = Int(try read(UInt32.self))
+            guard offset + count <= buffer.count else { throw invalid("truncated string") }
+            try charge(count)
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[offset..<(offset + count)])
             offset += count
-            if bytes.contains(0) { throw invalid(path, "string contains a NUL byte") }
-            guard let s = String(validating: bytes, as: UTF8.self) else {
-                throw invalid(path, "string is not valid UTF-8")
+            switch UTF8Check.problem(in: bytes) {
+            case .none: return String(decoding: bytes, as: UTF8.self)
+            case .nul: throw invalid("string contains a NUL byte")
+            case .invalid: throw invalid("string is not valid UTF-8")
             }
-            return s
         }
+    }
+}
+
+/// One pass over a string's bytes: a NUL, or a byte sequence that is not
+/// well-formed UTF-8 (overlong forms, surrogates and values above U+10FFFF
+/// included, as the Unicode standard's table 3-7 defines it).
+enum UTF8Check {
+    enum Problem { case none, nul, invalid }
+
+    static func problem(in bytes: UnsafeRawBufferPointer) -> Problem {
+        var invalid = false
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            // Eight ASCII bytes, none of them NUL, at a time.
+            if i + 8 <= n {
+                let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                if w & high == 0, (w &- 0x0101_0101_0101_0101) & ~w & high == 0 {
+                    i += 8
+                    continue
+                }
+            }
+            let b = bytes[i]
+            if b < 0x80 {
+                if b == 0 { return .nul }
+                i += 1
+                continue
+            }
+            if invalid { i += 1; continue } // keep looking for a NUL, which is reported first
+            let need: Int
+            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+            switch b {
+            case 0xC2...0xDF: need = 1
+            case 0xE0: need = 2; lo = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: need = 2
+            case 0xED: need = 2; hi = 0x9F
+            case 0xF0: need = 3; lo = 0x90
+            case 0xF1...0xF3: need = 3
+            case 0xF4: need = 3; hi = 0x8F
+            default: invalid = true; i += 1; continue
+            }
+            guard i + need < n else { invalid = true; i += 1; continue }
+            let b1 = bytes[i + 1]
+            if b1 < lo || b1 > hi { invalid = true; i += 1; continue }
+            var ok = true
+            var k = 2
+            while k <= need {
+                if bytes[i + k] & 0xC0 != 0x80 { ok = false; break }
+                k += 1
+            }
+            if !ok { invalid = true; i += 1; continue }
+            i += need + 1
+        }
+        return invalid ? .invalid : .none
     }
 }
 

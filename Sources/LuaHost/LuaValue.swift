@@ -91,6 +91,11 @@ public struct LuaTable: Hashable, Sendable {
         self.fields = fields.filter { !$0.value.isNil }
     }
 
+    /// Fields known to hold no nil (the decoder leaves nils out itself).
+    init(withoutNils fields: [LuaKey: LuaValue]) {
+        self.fields = fields
+    }
+
     /// A sequence (keys 1...n) plus named fields.
     public init(sequence: [LuaValue] = [], named: [String: LuaValue] = [:]) {
         var f: [LuaKey: LuaValue] = [:]

@@ -18,6 +18,22 @@ struct QuoteTests {
         #expect(Quote.excerpt(answer) == expected)
     }
 
+    @Test("an ASCII answer is quoted exactly as the character-by-character rules quote it")
+    func asciiPathMatchesCharacters() {
+        // Spaces, terminators, punctuation and symbols placed to hit every
+        // rule: trimming, sentence ends, the 60-character cut, a space near it.
+        let alphabet = Array("aaaaaaaaeeeeiioo     .!?,;:'\"()[]{}-_/@#%&*$+<=>^`|~\t\n\u{0B}\u{0C}0123456789")
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        for n in 0..<3000 {
+            var text = ""
+            for _ in 0..<(n % 140) {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                text.append(alphabet[Int(x % UInt64(alphabet.count))])
+            }
+            #expect(Quote.excerpt(text) == Quote.excerptOfCharacters(text), "\(text.debugDescription)")
+        }
+    }
+
     @Test("text without a sentence end is kept whole")
     func noTerminator() {
         #expect(Quote.excerpt("no punctuation here") == "no punctuation here")

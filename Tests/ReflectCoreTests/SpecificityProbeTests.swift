@@ -1,9 +1,25 @@
+import Foundation
 import Testing
 @testable import ReflectCore
 
 @Suite("SpecificityProbe")
 struct SpecificityProbeTests {
     static let english = ["idk", "everything", "same as always", "all"]
+
+    @Test("an ASCII answer's core (what is compared with the vague phrases) is the normaliser's, trimmed to letters and digits")
+    func asciiCoreMatchesNormaliser() {
+        let alphabet = Array("aAzZ09 .!?'\"-_\t\n~@IdkNOthing")
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for n in 0..<2000 {
+            var text = ""
+            for _ in 0..<(n % 24) {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                text.append(alphabet[Int(x % UInt64(alphabet.count))])
+            }
+            let expected = TextNormalizer.string(text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+            #expect(SpecificityProbe.core(of: text) == expected, "\(text.debugDescription)")
+        }
+    }
 
     @Test("answers under 25 characters are vague", arguments: ["idk", "Work was bad", "", "My boss yelled at me too"])
     func shortIsVague(answer: String) throws {

@@ -26,11 +26,40 @@ public struct SpecificityProbe: Sendable {
     }
 
     /// Normalised text without surrounding spaces and punctuation.
-    private static func core(of text: String) -> String {
-        TextNormalizer.string(text).trimmingCharacters(in: CharacterSet.alphanumerics.inverted)
+    static func core(of text: String) -> String {
+        var text = text
+        // ASCII is only lowercased by the normaliser, and its letters and
+        // digits are exactly [a-z0-9] then: the same result, by bytes.
+        if let ascii = text.withUTF8({ b -> String? in
+            guard !b.contains(where: { $0 >= 0x80 }) else { return nil }
+            func kept(_ c: UInt8) -> Bool { (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) }
+            var start = 0, end = b.count
+            while start < end, !kept(b[start]) { start += 1 }
+            while end > start, !kept(b[end - 1]) { end -= 1 }
+            return String(decoding: b[start..<end].map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
+        }) {
+            return ascii
+        }
+        return TextNormalizer.string(text).trimmingCharacters(in: notAlphanumeric)
     }
 
+    private static let notAlphanumeric = CharacterSet.alphanumerics.inverted
+
     public func isVague(_ answer: String) -> Bool {
+        var answer = answer
+        // ASCII without line ends: the trimmed text's characters are its bytes.
+        let counted: (text: String, count: Int)? = answer.withUTF8 { b in
+            guard !b.contains(where: { $0 >= 0x80 || $0 == 0x0D }) else { return nil }
+            func space(_ c: UInt8) -> Bool { c == 0x20 || (c >= 0x09 && c <= 0x0D) }
+            var start = 0, end = b.count
+            while start < end, space(b[start]) { start += 1 }
+            while end > start, space(b[end - 1]) { end -= 1 }
+            return (String(decoding: UnsafeBufferPointer(rebasing: b[start..<end]), as: UTF8.self), end - start)
+        }
+        if let (text, count) = counted {
+            if count < minimumCharacters { return true }
+            return count < 2 * minimumCharacters && vague?.match(text) != nil
+        }
         let text = answer.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.count < minimumCharacters { return true }
         return text.count < 2 * minimumCharacters && vague?.match(text) != nil

@@ -19,7 +19,7 @@ public struct StepID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
     }
 
     public static func isValid(_ raw: String) -> Bool {
-        let bytes = Array(raw.utf8)
+        let bytes = raw.utf8
         guard (1...SessionLimits.maxStepIDBytes).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
         else { return false }
         return bytes.allSatisfy { b in

@@ -17,51 +17,61 @@ public struct Template: Sendable, Equatable {
 
     public init(_ source: String) {
         self.source = source
+        // One pass over the UTF-8 bytes: every byte of the syntax is ASCII,
+        // and no byte of a multi-byte character is, so a byte scan finds
+        // exactly the placeholders a scan of the characters would.
         var pieces: [Piece] = []
-        var literal = String.UnicodeScalarView()
         var next = 1
-        let s = Array(source.unicodeScalars)
-        func flush() {
-            pieces.append(.text(String(literal)))
-            literal.removeAll()
-        }
-        func digit(_ k: Int) -> Int? {
-            guard k < s.count, let d = Int(exactly: s[k].value), d >= 48, d <= 57 else { return nil }
-            return d - 48
-        }
-        var i = 0
-        while i < s.count {
-            guard s[i] == "%", i + 1 < s.count else {
-                literal.append(s[i])
-                i += 1
-                continue
+        var literal: [UInt8] = []
+        var source = source
+        source.withUTF8 { s in
+            func flush() {
+                if !literal.isEmpty { pieces.append(.text(String(decoding: literal, as: UTF8.self))) }
+                literal.removeAll(keepingCapacity: true)
             }
-            if s[i + 1] == "@" {
-                flush()
-                pieces.append(.argument(next)); next += 1
-                i += 2
-            } else if s[i + 1] == "%" {
-                literal.append("%")
-                i += 2
-            } else if let d1 = digit(i + 1) {
-                // %N$@ or %NN$@, N in 1...99
-                var n = d1, k = i + 2
-                if let d2 = digit(k) { n = n * 10 + d2; k += 1 }
-                if n >= 1, k + 1 < s.count, s[k] == "$", s[k + 1] == "@" {
+            func digit(_ k: Int) -> Int? {
+                guard k < s.count, s[k] >= 48, s[k] <= 57 else { return nil }
+                return Int(s[k]) - 48
+            }
+            let percent = UInt8(ascii: "%"), at = UInt8(ascii: "@"), dollar = UInt8(ascii: "$")
+            var i = 0
+            var run = 0 // start of the literal bytes not yet copied
+            while i < s.count {
+                guard s[i] == percent, i + 1 < s.count else {
+                    i += 1
+                    continue
+                }
+                if s[i + 1] == at {
+                    literal += UnsafeBufferPointer(rebasing: s[run..<i])
                     flush()
-                    pieces.append(.argument(n))
-                    i = k + 2
+                    pieces.append(.argument(next)); next += 1
+                    i += 2
+                    run = i
+                } else if s[i + 1] == percent {
+                    literal += UnsafeBufferPointer(rebasing: s[run...i]) // one "%"
+                    i += 2
+                    run = i
+                } else if let d1 = digit(i + 1) {
+                    // %N$@ or %NN$@, N in 1...99
+                    var n = d1, k = i + 2
+                    if let d2 = digit(k) { n = n * 10 + d2; k += 1 }
+                    if n >= 1, k + 1 < s.count, s[k] == dollar, s[k + 1] == at {
+                        literal += UnsafeBufferPointer(rebasing: s[run..<i])
+                        flush()
+                        pieces.append(.argument(n))
+                        i = k + 2
+                        run = i
+                    } else {
+                        i += 1
+                    }
                 } else {
-                    literal.append(s[i])
                     i += 1
                 }
-            } else {
-                literal.append(s[i])
-                i += 1
             }
+            literal += UnsafeBufferPointer(rebasing: s[run..<s.count])
+            flush()
         }
-        flush()
-        self.pieces = pieces.filter { $0 != .text("") }
+        self.pieces = pieces
     }
 
     /// The argument numbers this template uses (what `msgfmt -c` compares
@@ -87,7 +97,9 @@ public struct Template: Sendable, Equatable {
 
     /// Fills the placeholders; a missing argument renders as empty text.
     public func render(_ args: [String]) -> String {
+        if pieces.count == 1, case .text(let s) = pieces[0] { return s }
         var out = ""
+        out.reserveCapacity(renderedUTF8Count(args))
         for p in pieces {
             switch p {
             case .text(let s): out += s

@@ -64,6 +64,9 @@ public struct FlowAPI {
         /// already screened (an answer quoted back into a later prompt) is
         /// not screened again.
         func screen(_ text: String) -> SafetyVerdict
+        /// Whether `text` is nothing but a vague phrase of the language
+        /// (``SpecificityProbe/isNonAnswer(_:)``), remembered like ``screen(_:)``.
+        func isNonAnswer(_ text: String) -> Bool
         var clock: FlowClock { get }
         var mood: Mood? { get }
         /// Takes the prompt the flow is about to yield for and returns the
@@ -153,7 +156,7 @@ public struct FlowAPI {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 var keys: [String] = []
-                var made = try spec(kind, call.table(2), host.language, function: name, screen: host.screen) { observation in
+                var made = try spec(kind, call.table(2), host.language, function: name, screen: host.screen, nonAnswer: host.isNonAnswer) { observation in
                     if case .resolvedKey(let key) = observation { keys.append(key) }
                     host.observe(observation)
                 }
@@ -215,7 +218,7 @@ public struct FlowAPI {
                 guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen))
+                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen, nonAnswer: host.isNonAnswer))
                 return .yield([.integer(token)])
             }),
             "feedback": .function(try lua.makeFunction("feedback") { call in
@@ -369,7 +372,8 @@ public struct FlowAPI {
     /// framework = "cbt", distortion = kind, prompt = "final_question.v1", timeout = 1.5] }`.
     /// The fallback is rendered like a prompt's text: `args` are quoted into
     /// it, and `static` replaces it when an argument cannot be quoted.
-    static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> GenerationRequest {
+    static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict,
+                                  nonAnswer: ((String) -> Bool)? = nil) throws(LuaHostError) -> GenerationRequest {
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -382,7 +386,7 @@ public struct FlowAPI {
         }
         _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'fallback'")
         let inputs = try texts(t["inputs"], language, what: "generate '\(id)': inputs", screen: screen)
-        let args = try quotableArgs(t["args"], language, what: "generate '\(id)': args", screen: screen)
+        let args = try quotableArgs(t["args"], language, what: "generate '\(id)': args", screen: screen, nonAnswer: nonAnswer)
         let staticKey = t["static"].stringValue
         if let staticKey { _ = try FlowAPILimits.text(staticKey, max: FlowAPILimits.maxSourceTextBytes, "generate '\(id)': 'static'") }
         let timeout = try seconds(t["timeout"], what: "generate '\(id)'")
@@ -433,7 +437,8 @@ public struct FlowAPI {
 
     /// Answers quoted into a text (as a prompt's `args`): a non-answer or a
     /// flagged answer becomes "" (and the `static` wording is used).
-    private static func quotableArgs(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> [String] {
+    private static func quotableArgs(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict,
+                                     nonAnswer: ((String) -> Bool)?) throws(LuaHostError) -> [String] {
         let list = value.tableValue?.sequence ?? []
         guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var args: [String] = []
@@ -441,7 +446,7 @@ public struct FlowAPI {
             switch v {
             case .string(let s):
                 _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what): an answer")
-                let quotable = language.probe?.isNonAnswer(s) != true && screen(s) == .ok
+                let quotable = !(nonAnswer ?? { language.probe?.isNonAnswer($0) == true })(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(what) must be texts (answers), got \(v.typeName)")
@@ -528,7 +533,8 @@ public struct FlowAPI {
     // MARK: - Reading a prompt spec
 
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
-                     screen: (String) -> SafetyVerdict, observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
+                     screen: (String) -> SafetyVerdict, nonAnswer: ((String) -> Bool)? = nil,
+                     observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
         guard let raw = t["id"].stringValue, let step = StepID(raw) else {
             throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -555,7 +561,7 @@ public struct FlowAPI {
             // would be cruel). Both take the flow's fallback wording.
             case .string(let s):
                 _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(function) '\(step)': an answer in 'args'")
-                let quotable = language.probe?.isNonAnswer(s) != true && screen(s) == .ok
+                let quotable = !(nonAnswer ?? { language.probe?.isNonAnswer($0) == true })(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
@@ -665,41 +671,55 @@ public struct FlowAPI {
     /// A locale key or literal text, with its placeholders filled. When an
     /// argument the template uses is empty, the `fallback` key's text is used
     /// instead (the static version of the question).
-    static func render(_ textOrKey: String, args: [String], fallback: String?, _ language: Language, field: String,
+    static func render(_ textOrKey: String, args: [String], fallback: String?, _ language: Language, field: @autoclosure () -> String,
                        step: StepID? = nil, observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> String {
-        if looksLikeKey(textOrKey) { observe(.resolvedKey(textOrKey)) }
-        let template = Template(try lookup(textOrKey, language, field: field))
-        let unfilled = template.arguments.contains { $0 > args.count || args[$0 - 1].isEmpty }
+        let isKey = looksLikeKey(textOrKey)
+        if isKey { observe(.resolvedKey(textOrKey)) }
+        let template = Template(try lookup(textOrKey, isKey: isKey, language, field: field()))
+        var unfilled = false, beyond = false
+        for case .argument(let n) in template.pieces {
+            if n > args.count { beyond = true; unfilled = true } else if args[n - 1].isEmpty { unfilled = true }
+        }
         if let fallback {
             if looksLikeKey(fallback) { observe(.resolvedKey(fallback)) }
             // Resolved even when not needed, so a missing fallback key is found early.
-            let alternative = Template(try lookup(fallback, language, field: "\(field) fallback"))
+            let alternative = Template(try lookup(fallback, isKey: looksLikeKey(fallback), language, field: "\(field()) fallback"))
             if unfilled { return alternative.render([]) }
-        } else if unfilled, let step, template.arguments.contains(where: { $0 > args.count }) {
+        } else if unfilled, let step, beyond {
             observe(.unfilledPlaceholder(step: step, key: textOrKey))
         }
         // Measured before it is built: one placeholder repeated can multiply an answer.
         let size = template.renderedUTF8Count(args)
         guard size <= FlowAPILimits.maxRenderedBytes else {
-            throw LuaHostError("\(field): the text as shown would be \(size) bytes (at most \(FlowAPILimits.maxRenderedBytes))")
+            throw LuaHostError("\(field()): the text as shown would be \(size) bytes (at most \(FlowAPILimits.maxRenderedBytes))")
         }
         return template.render(args)
     }
 
-    private static func lookup(_ textOrKey: String, _ language: Language, field: String) throws(LuaHostError) -> String {
+    private static func lookup(_ textOrKey: String, isKey: Bool, _ language: Language, field: @autoclosure () -> String) throws(LuaHostError) -> String {
         if let s = language.localizer.string(textOrKey) { return s }
-        if looksLikeKey(textOrKey) {
+        if isKey {
             let where_ = language.localizer.chain.map { "locales/\($0.tag).yaml" }.joined(separator: ", ")
             let keys = Array(Set(language.localizer.chain.flatMap { $0.strings.keys }))
             let guess = Suggestion.nearest(to: textOrKey, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-            throw LuaHostError("\(field): unknown locale key '\(textOrKey)' (not in \(where_.isEmpty ? "any locale file" : where_))\(guess)")
+            throw LuaHostError("\(field()): unknown locale key '\(textOrKey)' (not in \(where_.isEmpty ? "any locale file" : where_))\(guess)")
         }
         return textOrKey
     }
 
     /// `reflection.negative.q1`: lowercase words joined by dots, no spaces.
     static func looksLikeKey(_ s: String) -> Bool {
-        s.contains(".") && !s.hasSuffix(".") && s.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+        var dot = false
+        var last: UInt8 = 0
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): break
+            case UInt8(ascii: "."): dot = true
+            default: return false
+            }
+            last = b
+        }
+        return dot && last != UInt8(ascii: ".")
     }
 
     private static func describe(_ v: LuaValue) -> String {
@@ -713,9 +733,11 @@ public struct FlowAPI {
     /// holds, however it builds its texts (`args`, `s:quote`, `..`), and
     /// `args` then takes the prompt's `fallback`. The save keeps the answer
     /// as given; replay applies the same rule, so it stays deterministic.
-    static func luaValue(_ answer: AnswerValue, language: Language) -> LuaValue {
+    /// `screen` is the session's (``Host/screen(_:)``, which remembers
+    /// verdicts), else the language's gate.
+    static func luaValue(_ answer: AnswerValue, language: Language, screen: ((String) -> SafetyVerdict)? = nil) -> LuaValue {
         switch answer {
-        case .text(let s): language.safety.check(s) == .ok ? .string(s) : .string("")
+        case .text(let s): (screen ?? language.safety.check)(s) == .ok ? .string(s) : .string("")
         case .integer(let i): .integer(Int64(i))
         case .number(let d): .number(d)
         case .boolean(let b): .boolean(b)

@@ -29,6 +29,11 @@ public enum FlowAPILimits {
     /// as `requried` or `titel` would otherwise be ignored silently), with
     /// the nearest known field.
     static func knownFields(_ t: LuaTable, _ known: [String], _ what: @autoclosure () -> String) throws(LuaHostError) {
+        let allKnown = t.fields.keys.allSatisfy { key in
+            if case .string(let n) = key { known.contains(n) } else { true }
+        }
+        if allKnown { return }
+        // The first unknown field in alphabetical order is the one named.
         let names = t.fields.keys.compactMap { if case .string(let n) = $0 { n } else { nil } }.sorted()
         for name in names where !known.contains(name) {
             let guess = Suggestion.nearest(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""

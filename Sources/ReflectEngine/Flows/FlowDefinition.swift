@@ -71,10 +71,23 @@ public struct FlowDefinition: Sendable, Equatable {
         }
     }
 
+    /// Dot-separated parts, each a lowercase letter then lowercase
+    /// letters, digits, `_` or `-` (checked on the UTF-8 bytes: every
+    /// allowed character is ASCII).
     static func isValidID(_ id: String) -> Bool {
-        !id.isEmpty && id.utf8.count <= SessionLimits.maxFlowIDBytes && id.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
-            guard let first = part.first, first.isASCII, first.isLowercase else { return false }
-            return part.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_" || $0 == "-") }
+        guard !id.isEmpty, id.utf8.count <= SessionLimits.maxFlowIDBytes else { return false }
+        var atPartStart = true
+        for b in id.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): atPartStart = false
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                if atPartStart { return false }
+            case UInt8(ascii: "."):
+                if atPartStart { return false }
+                atPartStart = true
+            default: return false
+            }
         }
+        return !atPartStart
     }
 }

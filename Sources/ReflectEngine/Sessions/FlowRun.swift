@@ -46,6 +46,15 @@ final class FlowRun: FlowAPI.Host {
         verdicts[text] = verdict
         return verdict
     }
+    private var nonAnswers: [String: Bool] = [:]
+
+    func isNonAnswer(_ text: String) -> Bool {
+        if let known = nonAnswers[text] { return known }
+        let result = language.probe?.isNonAnswer(text) == true
+        if nonAnswers.count >= FlowRun.maxRemembered { nonAnswers.removeAll(keepingCapacity: true) }
+        nonAnswers[text] = result
+        return result
+    }
     /// The celebration rules' entry points (`after(s, step, answer)` and
     /// `finish(s)`), when the flow's directory has rules.
     private var rulesAfter: LuaFunction?

@@ -173,7 +173,7 @@ public final class FlowSession {
         var outcome = AnswerOutcome(safety: flag, probed: probed)
         if case .text(let text) = value { outcome.themes = language.themes.themes(in: text) }
         let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
-        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value, language: language)]) } catch {
+        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value, language: language, screen: run.screen)]) } catch {
             // The flow failed after a valid answer: the answer is still kept.
             outcome.generated = unjournalledTexts
             if unjournalledRecall { outcome.recalled = save.recalled }
@@ -479,7 +479,7 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
             }
-            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value, language: language)])
+            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value, language: language, screen: run.screen)])
             _ = apply(driven.effects, live: false)
             next = driven.next
         }
