@@ -15,37 +15,53 @@ enum SHA256 {
     ]
 
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var data = message
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        // The message, its 0x80, zeros, then its length in bits: whole blocks.
         let bitLength = UInt64(message.count) &* 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for i in (0..<8).reversed() { data.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: data.count, by: 64) {
-            for t in 0..<16 {
-                let j = chunk + t * 4
-                w[t] = UInt32(data[j]) << 24 | UInt32(data[j + 1]) << 16 | UInt32(data[j + 2]) << 8 | UInt32(data[j + 3])
-            }
-            for t in 16..<64 {
-                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-            }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for t in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+        let padded = (message.count + 9 + 63) / 64 * 64
+        var data = [UInt8](repeating: 0, count: padded)
+        data.withUnsafeMutableBufferPointer { d in
+            for i in 0..<message.count { d[i] = message[i] }
+            d[message.count] = 0x80
+            for i in 0..<8 { d[padded - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
         }
-        return h.flatMap { v in (0..<4).reversed().map { UInt8(truncatingIfNeeded: v >> (UInt32($0) * 8)) } }
+        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            k.withUnsafeBufferPointer { k in
+                data.withUnsafeBufferPointer { d in
+                    for chunk in stride(from: 0, to: d.count, by: 64) {
+                        for t in 0..<16 {
+                            let j = chunk + t * 4
+                            w[t] = UInt32(d[j]) << 24 | UInt32(d[j + 1]) << 16 | UInt32(d[j + 2]) << 8 | UInt32(d[j + 3])
+                        }
+                        for t in 16..<64 {
+                            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+                            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+                            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+                        }
+                        var (a, b, c, dd, e, f, g, hh) = h
+                        for t in 0..<64 {
+                            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                            let ch = (e & f) ^ (~e & g)
+                            let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
+                            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                            let maj = (a & b) ^ (a & c) ^ (b & c)
+                            let t2 = s0 &+ maj
+                            hh = g; g = f; f = e; e = dd &+ t1; dd = c; c = b; b = a; a = t1 &+ t2
+                        }
+                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ dd, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+                    }
+                }
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
+            out.append(UInt8(truncatingIfNeeded: v >> 24)); out.append(UInt8(truncatingIfNeeded: v >> 16))
+            out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v))
+        }
+        return out
     }
 
     static func hex(_ text: String) -> String {
