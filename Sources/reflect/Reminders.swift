@@ -105,7 +105,7 @@ struct Open: ParsableCommand {
             Terminal.write("error: \(error.description) [\(error.code)]\n", to: .err)
             throw ExitCode(1)
         }
-        var run = try Run.parse([target.flowID] + runOptions)
+        let run = try Run.parse([target.flowID] + runOptions)
         if target == .reviewPrep { try Open.summary(run) }
         try run.run()
     }
