@@ -31,8 +31,7 @@ struct CoachCommand: ParsableCommand {
         func run() throws {
             let stamps = try Timestamps(now: now)
             let store = try storeOptions.open(.readOnly)
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+            let language = try contentOptions.language(locale)
             let context: CoachContext
             do {
                 let settings = try store.settings(user: storeOptions.user)

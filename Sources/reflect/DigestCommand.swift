@@ -42,8 +42,7 @@ struct DigestCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             Terminal.writeJSON(try encoder.encode(digest) + Data("\n".utf8))
         case .text, .md:
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw ValidationError("\(error)") }
+            let language = try contentOptions.language(locale)
             print(DigestText(language: language, markdown: format == .md).render(digest), terminator: "")
         }
     }

@@ -47,8 +47,7 @@ struct InsightsCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             Terminal.writeJSON(try encoder.encode(report) + Data("\n".utf8))
         case .text, .md:
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw ValidationError("\(error)") }
+            let language = try contentOptions.language(locale)
             print(InsightsText(language: language, markdown: format == .md).render(report), terminator: "")
             if pictures && format == .text {
                 let weekdays = (1...7).map { language.string(.weekdayShort($0)) }

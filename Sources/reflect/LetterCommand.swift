@@ -39,8 +39,7 @@ struct LetterCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             Terminal.writeJSON(try encoder.encode(letter) + Data("\n".utf8))
         case .text, .md:
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw ValidationError("\(error)") }
+            let language = try contentOptions.language(locale)
             print(LetterText(language: language, markdown: format == .md).render(letter), terminator: "")
         }
     }

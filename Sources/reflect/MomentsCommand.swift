@@ -64,7 +64,7 @@ struct MomentsCommand: ParsableCommand {
         case .text, .md:
             let library = try contentOptions.open()
             let language: Language
-            do { language = try library.language(for: locale) } catch { throw ValidationError("\(error)") }
+            do { language = try library.language(for: locale) } catch { throw fail(error) }
             var titles: [String: String] = [:]
             for (_, result) in library.catalog.all() {
                 if case .success(let def) = result, let key = def.title { titles[def.id] = language.localizer.string(key) ?? key }

@@ -53,8 +53,7 @@ struct ProgressCommand: ParsableCommand {
                 e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
                 Terminal.writeJSON(try e.encode(report) + Data("\n".utf8))
             case .text:
-                let language: Language
-                do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+                let language = try contentOptions.language(locale)
                 Terminal.writeStyled(report.text(color: Terminal.colorAllowed, language: language))
             }
         }
@@ -80,8 +79,7 @@ struct ProgressCommand: ParsableCommand {
 
         func run() throws {
             let stamps = try Timestamps(now: now)
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+            let language = try contentOptions.language(locale)
             if !yes {
                 // Only a yes word of the language clears; Enter, end of input or anything else keeps them.
                 Terminal.write(language.string(.progressResetQuestion) + " " + language.string(.terminalNoDefault) + " ")

@@ -23,7 +23,7 @@ struct Reflect: ParsableCommand {
     /// error thrown while running is reported exactly as the tree reports it.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "run", var command = try? Run.parse(Array(arguments.dropFirst())) {
+        if arguments.first == "run", let command = try? Run.parse(Array(arguments.dropFirst())) {
             do { try command.run() } catch { Reflect.exit(withError: error) }
             return
         }
@@ -58,6 +58,14 @@ struct ContentOptions: ParsableArguments {
     /// ``library``, or the error printed for people and exit status 1.
     func open() throws -> ContentLibrary {
         do { return try library } catch { throw fail(error) }
+    }
+
+    /// The language of `locale` (its chain down to English) from ``library``,
+    /// or the error printed for people and exit status 1: no content
+    /// directory, an unknown locale (with the available ones), a broken
+    /// locale file (file and line).
+    func language(_ locale: String) throws -> Language {
+        do { return try library.language(for: locale) } catch { throw fail(error) }
     }
 
     private static func isContent(_ root: ContentRoot) -> Bool {

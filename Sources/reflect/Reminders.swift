@@ -42,8 +42,7 @@ struct Reminders: ParsableCommand {
     func run() throws {
         let stamps = try Timestamps(now: now)
         let store = try storeOptions.open(.readOnly)
-        let language: Language
-        do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+        let language = try contentOptions.language(locale)
         let settings: Settings
         do { settings = try store.settings(user: storeOptions.user) } catch { throw failStore(error) }
         let chosen = voice ?? settings.voice

@@ -49,8 +49,7 @@ struct ReportCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             text = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
         } else {
-            let language: Language
-            do { language = try contentOptions.library.language(for: locale) } catch { throw ValidationError("\(error)") }
+            let language = try contentOptions.language(locale)
             let writer = ReportText(language: language)
             text = format == .html ? writer.html(report) : writer.markdown(report)
             if let svg {

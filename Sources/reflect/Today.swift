@@ -26,8 +26,7 @@ struct Today: ParsableCommand {
     func run() throws {
         let stamps = try Timestamps(now: now)
         let store = try storeOptions.open(.readOnly)
-        let language: Language
-        do { language = try contentOptions.library.language(for: locale) } catch { throw fail(error) }
+        let language = try contentOptions.language(locale)
         let model: TodayModel
         do { model = try CoachDay.today(store: store, user: storeOptions.user, clock: stamps.current, language: language) } catch {
             throw failStore(error)
