@@ -9,11 +9,11 @@ struct Check: ParsableCommand {
         discussion: """
             Prints file:line:col: severity CODE: message, and a fix. Codes: docs/diagnostics/. Exits 1 on errors; warnings do not fail.
 
-            Name a flow to check only it: `reflect check journal.gratitude` or `reflect check flows/journal/gratitude.lua` \
+            Name a flow to check only it: `reflect check journal.check-in` or `reflect check flows/journal/check-in.lua` \
             reports that file and the locale findings about the keys it uses, nothing else.
             """)
 
-    @Argument(help: "Only this flow: its id (journal.gratitude) or its file (flows/journal/gratitude.lua).")
+    @Argument(help: "Only this flow: its id (journal.check-in) or its file (flows/journal/check-in.lua).")
     var flow: String?
 
     @OptionGroup var contentOptions: ContentOptions
