@@ -217,4 +217,31 @@ struct CSVTests {
         #expect(ExportDocument.field("a=b") == "a=b", "only the first character matters")
         #expect(ExportDocument.field("") == "")
     }
+
+    @Test("the answer column reads as the person answered: option and checklist labels in the flow's order, not ids")
+    func answerLabels() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("s1"))
+        let offered = [PromptOption(id: "walk", text: "Go for a walk"), PromptOption(id: "call", text: "Call a friend"),
+                       PromptOption(id: "tea", text: "Make tea")]
+        var many = answer("s1", "ideas", 0, .choices(["tea", "walk"]))
+        many.kind = .multiChoice
+        many.options = offered
+        var one = answer("s1", "pick", 1, .choice("call"))
+        one.kind = .singleChoice
+        one.options = offered
+        var list = answer("s1", "plan", 2, .checklist(["tea": .done, "walk": .skip]))
+        list.kind = .checklist
+        list.options = offered
+        var older = answer("s1", "legacy", 3, .choice("walk"))
+        older.kind = .singleChoice
+        for a in [many, one, list, older] { try store.recordAnswer(a) }
+        let rows = try store.export(at: "2026-11-22T21:00:00+01:00").csv().components(separatedBy: "\r\n")
+        func row(_ step: String) throws -> String { try #require(rows.first { $0.contains(",\(step),") }) }
+        let ideas = try row("ideas")
+        #expect(ideas.contains("\"Go for a walk, Make tea\""), "\(ideas)")
+        #expect(try row("pick").contains(",Call a friend,"))
+        #expect(try row("plan").contains("Go for a walk: skip; Make tea: done"))
+        #expect(try row("legacy").contains(",walk,"), "an answer stored without its options keeps its id")
+    }
 }

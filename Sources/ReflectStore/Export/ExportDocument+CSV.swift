@@ -1,7 +1,7 @@
 import ReflectCore
 
 /// The CSV export (RFC 4180, one header row): one row per answer (and
-/// draft), per theme auto-tagging found in an answer (`theme` rows: `step`
+/// draft; `answer` as the person read it, ``readable(_:options:)``), per theme auto-tagging found in an answer (`theme` rows: `step`
 /// is the answer's step, `note` the theme) and per generated text (`step`
 /// is the request, `answer` the text shown) with its session's columns, then one row per mood entry, then the
 /// coach's rows (`setting`, `prep_item`, `prep_mark`, `craving_note`; see
@@ -30,7 +30,7 @@ extension ExportDocument {
             for a in s.answers {
                 rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
                              s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind,
-                             a.question, ExportDocument.plainText(a.value), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
+                             a.question, ExportDocument.readable(a.value, options: a.options), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
             }
             for t in s.themes {
                 rows.append(["theme", s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
