@@ -34,22 +34,38 @@ struct Dev: ParsableCommand {
         printer.begin(session.definition, language: session.language)
         printer.print(session.openingEvents)
         var stamp = contentStamp(library)
-        // Lines are read once poll says a whole one is there: the canonical
-        // terminal line, not the line editor (which would read it twice).
+        // At a terminal the line editor reads a keystroke at a time, so a
+        // change on disk reloads the flow while a line is half typed (the
+        // line is kept and shown again). Piped, lines are read once poll
+        // says a whole one is there.
+        let editing = LineEditor.available
         let input = try AnswerSource(path: nil, lineEditor: false)
+        defer { if editing { LineEditor.end() } }
         while true {
-            printer.ask()
+            if editing { LineEditor.begin(prompt: printer.askPrompt) } else { printer.ask() }
             // Wait for a line or a change on disk, whichever comes first.
             var line: String?
             while true {
                 if stdinReady(timeout: interval) {
-                    line = input.readText()
-                    if line == nil { return }
+                    if editing {
+                        switch LineEditor.feed() {
+                        case .typing: continue
+                        case .end:
+                            LineEditor.interrupt()
+                            return
+                        // Not valid UTF-8 reads as empty, as piped (`AnswerSource.readText`).
+                        case .line(let bytes): line = String(validating: bytes, as: UTF8.self) ?? ""
+                        }
+                    } else {
+                        line = input.readText()
+                        if line == nil { return }
+                    }
                     break
                 }
                 let now = contentStamp(library)
                 guard now != stamp else { continue }
                 stamp = now
+                if editing { LineEditor.interrupt() }
                 do {
                     let reloaded = try load(resuming: session.save)
                     session = reloaded
@@ -58,7 +74,7 @@ struct Dev: ParsableCommand {
                 } catch let e as EngineError {
                     printer.note("✗ edit not loaded; still running the last good version:\n  " + e.description + " [\(e.code)]")
                 }
-                printer.ask()
+                if editing { LineEditor.resume() } else { printer.ask() }
             }
             guard let line, let prompt = session.current else {
                 if session.isFinished { printer.note("(finished; edit the flow to run it again, or :quit)") }

@@ -31,7 +31,7 @@ enum LineEditor {
     /// libedit reads and writes through these process-wide settings; set once.
     nonisolated(unsafe) private static var prepared = false
 
-    private static func prepare() {
+    static func prepare() {
         guard !prepared else { return }
         prepared = true
         // Wide characters need a UTF-8 character type; keep the person's

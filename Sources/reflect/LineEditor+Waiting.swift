@@ -1,0 +1,82 @@
+import CLibedit
+import Foundation
+import ReflectCore
+
+/// Reading a line through the line editor without blocking, for a loop that
+/// also waits on something else (`reflect dev` watches the content files
+/// while the author types). Uses libedit's callback interface: the editor
+/// takes one keystroke at a time and reports a line once Enter completes it.
+///
+/// Contract:
+/// - ``begin(prompt:)`` shows the prompt; the editor then owns the line.
+/// - Each time stdin is readable, call ``feed()``: `.typing` until Enter
+///   completes the line (`.line`, its UTF-8 bytes) or Ctrl-D on an empty
+///   line ends input (`.end`). After either, the editor no longer owns the
+///   terminal line: call ``begin(prompt:)`` for the next one.
+/// - To print while a line is being typed, call ``interrupt()`` first (it
+///   moves to a new line) and ``resume()`` after (it shows the prompt and
+///   everything typed so far again, cursor where it was). Nothing typed is
+///   lost.
+/// - ``end()`` hands the terminal back (for ``LineEditor/read(prompt:)``
+///   or for exiting).
+extension LineEditor {
+    enum Step: Equatable {
+        case typing
+        case line([UInt8])
+        case end
+    }
+
+    /// What the callback delivered for the line in progress.
+    nonisolated(unsafe) private static var delivered: Step = .typing
+    nonisolated(unsafe) private static var waitingPrompt = ""
+
+    private static let lineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { raw in
+        guard let raw else {
+            delivered = .end
+            return
+        }
+        delivered = .line(Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw))))
+        free(raw)
+    }
+
+    static func begin(prompt: String) {
+        prepare()
+        var safe = TerminalText.neutralized(prompt)
+        if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
+        // Lines above the prompt's last are printed; the editor redraws the last.
+        if let lastBreak = safe.lastIndex(of: "\n") {
+            FileHandle.standardOutput.write(Data(safe[...lastBreak].utf8))
+            safe = String(safe[safe.index(after: lastBreak)...])
+        }
+        waitingPrompt = safe
+        delivered = .typing
+        rl_callback_handler_install(safe, lineHandler)
+    }
+
+    static func feed() -> Step {
+        rl_callback_read_char()
+        let step = delivered
+        if step != .typing {
+            rl_callback_handler_remove()
+            delivered = .typing
+        }
+        return step
+    }
+
+    /// Moves to a new line so that output does not overwrite the line
+    /// being typed; follow the output with ``resume()``.
+    static func interrupt() {
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// Shows the prompt and the line typed so far again, below the output.
+    static func resume() {
+        rl_on_new_line()
+        rl_forced_update_display()
+    }
+
+    static func end() {
+        rl_callback_handler_remove()
+        delivered = .typing
+    }
+}
