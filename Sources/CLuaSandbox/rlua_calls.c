@@ -129,6 +129,10 @@ int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
     return co == NULL ? -1 : status_of(co);
 }
 
+int32_t rlua_is_coroutine(lua_State *L, int64_t h) {
+    return thread_of(L, h) == L ? 1 : 0;
+}
+
 /* The whole resume runs inside a protected call on the main thread: Lua
  * 5.4.4 can raise on the coroutine after its own protection has ended (a
  * message it creates while recording the error, "error in error handling",

@@ -32,6 +32,8 @@ public struct LuaHostCall {
     public let name: String
     public let arguments: [LuaValue]
     public let state: LuaState
+    /// The Lua thread that called the function.
+    let thread: OpaquePointer
 
     /// The argument at a 1-based position (Lua's numbering), nil if absent.
     public func argument(_ position: Int) -> LuaValue {
@@ -59,6 +61,13 @@ public struct LuaHostCall {
             throw badArgument(position, "integer in \(range.lowerBound)...\(range.upperBound) expected")
         }
         return i
+    }
+
+    /// Whether the function was called on `coroutine` itself (not on the
+    /// main thread, nor on another coroutine, even one `coroutine` resumed).
+    /// False for a handle of another state, or one released.
+    public func isCalled(on coroutine: LuaCoroutine) -> Bool {
+        coroutine.owner == state.id && rlua_is_coroutine(thread, coroutine.id) == 1
     }
 
     /// Calls back into Lua on the calling coroutine, under the running budget.
@@ -145,7 +154,7 @@ extension LuaState {
                 }
                 activeThreads.append(thread)
                 defer { activeThreads.removeLast() }
-                switch try entry.body(LuaHostCall(name: entry.name, arguments: args, state: self)) {
+                switch try entry.body(LuaHostCall(name: entry.name, arguments: args, state: self, thread: thread)) {
                 case .values(let values):
                     bytes = try LuaCodec.encode(values, owner: id)
                     result = RLUA_HOST_RETURN

@@ -121,6 +121,10 @@ int32_t rlua_resume(lua_State *L, int64_t coroutine, const uint8_t *args, size_t
 /* 0 suspended (can be resumed), 1 running or normal, 2 dead, -1 unknown handle. */
 int32_t rlua_coroutine_status(lua_State *L, int64_t coroutine);
 
+/* 1 when `L` (the running thread, e.g. the one calling a host function) is
+ * the coroutine `coroutine`, else 0 (also for an unknown handle). */
+int32_t rlua_is_coroutine(lua_State *L, int64_t coroutine);
+
 /* Makes a Lua function that calls back into the host with `function_id`. */
 int32_t rlua_host_function(lua_State *L, int64_t function_id, const char *name,
                            int64_t *out_handle);

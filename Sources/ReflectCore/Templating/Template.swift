@@ -22,12 +22,21 @@ public struct Template: Sendable, Equatable {
         // exactly the placeholders a scan of the characters would.
         var pieces: [Piece] = []
         var next = 1
-        var literal: [UInt8] = []
+        var literal = ""
+        let whole = source
         var source = source
         source.withUTF8 { s in
+            // Most texts hold no placeholder: the whole text is one piece.
+            guard s.contains(UInt8(ascii: "%")) else {
+                if !s.isEmpty { pieces.append(.text(whole)) }
+                return
+            }
             func flush() {
-                if !literal.isEmpty { pieces.append(.text(String(decoding: literal, as: UTF8.self))) }
-                literal.removeAll(keepingCapacity: true)
+                if !literal.isEmpty { pieces.append(.text(literal)) }
+                literal = ""
+            }
+            func take(_ range: Range<Int>) {
+                if !range.isEmpty { literal += String(decoding: UnsafeBufferPointer(rebasing: s[range]), as: UTF8.self) }
             }
             func digit(_ k: Int) -> Int? {
                 guard k < s.count, s[k] >= 48, s[k] <= 57 else { return nil }
@@ -42,13 +51,13 @@ public struct Template: Sendable, Equatable {
                     continue
                 }
                 if s[i + 1] == at {
-                    literal += UnsafeBufferPointer(rebasing: s[run..<i])
+                    take(run..<i)
                     flush()
                     pieces.append(.argument(next)); next += 1
                     i += 2
                     run = i
                 } else if s[i + 1] == percent {
-                    literal += UnsafeBufferPointer(rebasing: s[run...i]) // one "%"
+                    take(run..<(i + 1)) // one "%"
                     i += 2
                     run = i
                 } else if let d1 = digit(i + 1) {
@@ -56,7 +65,7 @@ public struct Template: Sendable, Equatable {
                     var n = d1, k = i + 2
                     if let d2 = digit(k) { n = n * 10 + d2; k += 1 }
                     if n >= 1, k + 1 < s.count, s[k] == dollar, s[k + 1] == at {
-                        literal += UnsafeBufferPointer(rebasing: s[run..<i])
+                        take(run..<i)
                         flush()
                         pieces.append(.argument(n))
                         i = k + 2
@@ -68,7 +77,7 @@ public struct Template: Sendable, Equatable {
                     i += 1
                 }
             }
-            literal += UnsafeBufferPointer(rebasing: s[run..<s.count])
+            take(run..<s.count)
             flush()
         }
         self.pieces = pieces

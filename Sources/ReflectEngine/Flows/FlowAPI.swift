@@ -110,16 +110,13 @@ public struct FlowAPI {
     }
 
     /// The trusted chunk that starts a flow: given the flow's `run`, it
-    /// returns the coroutine body (which remembers its own coroutine, then
-    /// calls `run(s)`) and a function telling whether the code calling it
-    /// runs on that coroutine, i.e. directly in the flow and not inside a
-    /// coroutine the flow created.
+    /// returns the coroutine body, which calls `run(s)`. The host runs the
+    /// body as the flow's coroutine; a prompt checks that it is called on
+    /// that coroutine (``LuaHostCall/isCalled(on:)``).
     static let bootSource = """
         local run = ...
-        local running, require = coroutine.running, require
-        local main
-        return function() main = running() return run(require('\(sessionModule)')) end,
-               function() return main ~= nil and running() == main end
+        local require = require
+        return function() return run(require('\(sessionModule)')) end
         """
 
     /// The trusted chunk that starts a directory's celebration rules: given
@@ -140,10 +137,10 @@ public struct FlowAPI {
 
     /// Defines the read-only session table `s` (module `reflect.session`),
     /// served by `host`. Needed only once the flow's `run` starts.
-    /// `onFlowCoroutine` is the second function of ``bootSource``: prompts
+    /// `flow` is the coroutine running ``bootSource``'s body: prompts
     /// refuse to run anywhere else, since their yield would reach the flow
     /// instead of the host.
-    static func installSession(in lua: LuaState, host: any Host, onFlowCoroutine: LuaFunction) throws(LuaError) {
+    static func installSession(in lua: LuaState, host: any Host, flow: LuaCoroutine) throws(LuaError) {
         weak let weakHost = host
         func live() throws(LuaHostError) -> any Host {
             guard let host = weakHost else { throw LuaHostError("the session has ended") }
@@ -152,7 +149,7 @@ public struct FlowAPI {
         func prompt(_ name: String, _ kind: PromptKind) throws(LuaError) -> LuaValue {
             .function(try lua.makeFunction(name) { call in
                 let host = try live()
-                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 var keys: [String] = []
@@ -215,7 +212,7 @@ public struct FlowAPI {
             },
             "generate": .function(try lua.makeFunction("generate") { call in
                 let host = try live()
-                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen, nonAnswer: host.isNonAnswer))
@@ -223,7 +220,7 @@ public struct FlowAPI {
             }),
             "feedback": .function(try lua.makeFunction("feedback") { call in
                 let host = try live()
-                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:feedback must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 let token = try host.feedback(try feedbackRequest(call.table(2), host.language, screen: host.screen))
@@ -231,7 +228,7 @@ public struct FlowAPI {
             }),
             "related": .function(try lua.makeFunction("related") { call in
                 let host = try live()
-                guard try call.call(onFlowCoroutine).first?.isTruthy == true else {
+                guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:related must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 let token = try host.related(try relatedRequest(call.table(2), screen: host.screen))
@@ -535,21 +532,21 @@ public struct FlowAPI {
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
                      screen: (String) -> SafetyVerdict, nonAnswer: ((String) -> Bool)? = nil,
                      observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
-        guard let raw = t["id"].stringValue, let step = StepID(raw) else {
-            throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
+        let fields = PromptFields(t, kind: kind)
+        guard let raw = fields.id.stringValue, let step = StepID(raw) else {
+            throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(fields.id))")
         }
-        let listField = kind == .checklist ? "items" : "options"
-        let choices: [PromptKind] = [.singleChoice, .multiChoice, .checklist]
-        try FlowAPILimits.knownFields(t, ["id", "text", "args", "fallback", "hint", "required", "progress", "probe"]
-                                         + (choices.contains(kind) ? [listField] : []) + (kind == .action ? ["button"] : [])
-                                         + (kind == .text ? ["max_chars"] : []) + (kind == .number ? ["min", "max", "step", "min_label", "max_label"] : []),
-                                     "\(function) '\(step)'")
-        guard let text = t["text"].stringValue, !text.isEmpty else {
+        if fields.hasUnknown {
+            // Only to name the field: it throws.
+            try FlowAPILimits.knownFields(t, PromptFields.known(for: kind), "\(function) '\(step)'")
+        }
+        let listField = PromptFields.listField(for: kind)
+        guard let text = fields.text.stringValue, !text.isEmpty else {
             throw LuaHostError("\(function) '\(step)': 'text' must be a locale key or text")
         }
         _ = try FlowAPILimits.text(text, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'text'")
         observe(.promptSource(step: step, text: text))
-        let argList = t["args"].tableValue?.sequence ?? []
+        let argList = fields.args.tableValue?.sequence ?? []
         guard argList.count <= FlowAPILimits.maxArguments else {
             throw LuaHostError("\(function) '\(step)': \(argList.count) args (at most \(FlowAPILimits.maxArguments))")
         }
@@ -567,15 +564,15 @@ public struct FlowAPI {
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
             }
         }
-        let fallback = t["fallback"].stringValue
+        let fallback = fields.fallback.stringValue
         if let fallback { _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'fallback'") }
         let rendered = try FlowAPILimits.text(
             try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step, observe: observe),
             max: SessionLimits.maxPromptTextBytes, "\(function) '\(step)': the text as shown")
 
         var options: [PromptOption] = []
-        if choices.contains(kind) {
-            guard let list = t[listField].tableValue?.sequence, !list.isEmpty else {
+        if PromptFields.hasList(kind) {
+            guard let list = fields.list.tableValue?.sequence, !list.isEmpty else {
                 throw LuaHostError("\(function) '\(step)': '\(listField)' must be a list of { id = ..., text = ... }")
             }
             guard list.count <= SessionLimits.maxOptions else {
@@ -602,14 +599,14 @@ public struct FlowAPI {
         }
         // An action's button label (`button = "coach.morning.start_day.button"`):
         // its one option, id `done` (the answer is still {"done": true}).
-        if kind == .action, let b = t["button"].stringValue {
+        if kind == .action, let b = fields.button.stringValue {
             _ = try FlowAPILimits.text(b, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'button'")
             options = [PromptOption(id: "done", text: try FlowAPILimits.text(
                 try render(b, args: [], fallback: nil, language, field: "button", observe: observe),
                 max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the button as shown"))]
         }
         var hint: String?
-        if let h = t["hint"].stringValue {
+        if let h = fields.hint.stringValue {
             _ = try FlowAPILimits.text(h, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'hint'")
             hint = try FlowAPILimits.text(try render(h, args: [], fallback: nil, language, field: "hint", observe: observe),
                                           max: SessionLimits.maxOptionTextBytes, "\(function) '\(step)': the hint as shown")
@@ -618,21 +615,21 @@ public struct FlowAPI {
         }
         let scale = kind == .number ? try numberScale(t, language, function: function, step: step, observe: observe) : nil
         let probe: Bool
-        switch t["probe"] {
+        switch fields.probe {
         case .nil: probe = false
         case .string("specificity"): probe = true
         default: throw LuaHostError("\(function) '\(step)': probe must be \"specificity\"")
         }
         return PromptSpec(step: step, kind: kind, text: rendered, options: options, hint: hint,
-                          required: t["required"].boolValue ?? true,
-                          counted: kind.countsAsQuestion && (t["progress"].boolValue ?? true),
-                          probe: probe, scale: scale, maxCharacters: try maxChars(t, kind, function: function, step: step))
+                          required: fields.required.boolValue ?? true,
+                          counted: kind.countsAsQuestion && (fields.progress.boolValue ?? true),
+                          probe: probe, scale: scale, maxCharacters: try maxChars(fields.maxChars, kind, function: function, step: step))
     }
 
     /// `s:ask { max_chars = 240 }`: a text answer's limit in characters (1 … 20,000).
-    private static func maxChars(_ t: LuaTable, _ kind: PromptKind, function: String, step: StepID) throws(LuaHostError) -> Int? {
-        if case .nil = t["max_chars"] { return nil }
-        guard kind == .text, let n = t["max_chars"].integerValue, n >= 1, n <= Int64(SessionLimits.maxTextBytes) else {
+    private static func maxChars(_ value: LuaValue, _ kind: PromptKind, function: String, step: StepID) throws(LuaHostError) -> Int? {
+        if case .nil = value { return nil }
+        guard kind == .text, let n = value.integerValue, n >= 1, n <= Int64(SessionLimits.maxTextBytes) else {
             throw LuaHostError("\(function) '\(step)': 'max_chars' is for s:ask, a whole number from 1 to \(SessionLimits.maxTextBytes)")
         }
         return Int(n)
@@ -681,10 +678,12 @@ public struct FlowAPI {
             if n > args.count { beyond = true; unfilled = true } else if args[n - 1].isEmpty { unfilled = true }
         }
         if let fallback {
-            if looksLikeKey(fallback) { observe(.resolvedKey(fallback)) }
-            // Resolved even when not needed, so a missing fallback key is found early.
-            let alternative = Template(try lookup(fallback, isKey: looksLikeKey(fallback), language, field: "\(field()) fallback"))
-            if unfilled { return alternative.render([]) }
+            let fallbackIsKey = looksLikeKey(fallback)
+            if fallbackIsKey { observe(.resolvedKey(fallback)) }
+            // Resolved even when not needed, so a missing fallback key is
+            // found early; parsed only when used.
+            let alternative = try lookup(fallback, isKey: fallbackIsKey, language, field: "\(field()) fallback")
+            if unfilled { return Template(alternative).render([]) }
         } else if unfilled, let step, beyond {
             observe(.unfilledPlaceholder(step: step, key: textOrKey))
         }

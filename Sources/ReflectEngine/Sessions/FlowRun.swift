@@ -81,26 +81,24 @@ final class FlowRun: FlowAPI.Host {
         // only once the flow runs.
         var def: FlowDefinition?
         var co: LuaCoroutine?
-        var onFlowCoroutine: LuaFunction?
         do {
             try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
             let d = try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
             let boot = try lua.load(FlowAPI.bootSource, as: "reflect:session")
             let started = try lua.call(boot, [.function(d.run)])
-            guard let body = started.first?.functionValue, started.count == 2, let check = started[1].functionValue else {
+            guard let body = started.first?.functionValue, started.count == 1 else {
                 throw EngineError.invalidFlow(file: source.name, line: nil, message: "cannot start the flow")
             }
-            onFlowCoroutine = check
             co = try lua.makeCoroutine(body)
             def = d
         } catch {
             throw .loading(error, file: source.name)
         }
-        guard let def, let co, let onFlowCoroutine else { throw .invalidFlow(file: source.name, line: nil, message: "cannot start the flow") }
+        guard let def, let co else { throw .invalidFlow(file: source.name, line: nil, message: "cannot start the flow") }
         definition = def
         coroutine = co
-        do { try FlowAPI.installSession(in: lua, host: self, onFlowCoroutine: onFlowCoroutine) } catch { throw .lua(error) }
+        do { try FlowAPI.installSession(in: lua, host: self, flow: co) } catch { throw .lua(error) }
         if let rules = source.celebrationRules {
             do {
                 let chunk = try lua.load(rules.text, as: rules.name)

@@ -149,7 +149,10 @@ public final class FlowSession {
             }
             value = draft
         default:
-            switch prompt.shape(words: language.localizer.answerWords).validate(input) {
+            // Only yes/no, checklist and action answers are read with the
+            // language's answer words (``PromptShape/validate(_:)``).
+            let words = [.yesNo, .checklist, .action].contains(prompt.kind) ? language.localizer.answerWords : AnswerWords()
+            switch prompt.shape(words: words).validate(input) {
             case .failure(let invalid):
                 return [.invalid(step: prompt.step, code: invalid.code, message: language.message(for: invalid)), .prompt(prompt)]
             case .success(let v):

@@ -1,0 +1,41 @@
+import LuaHost
+import ReflectCore
+import Testing
+@testable import ReflectEngine
+
+/// A prompt's table is read in one pass (``PromptFields``); this checks that
+/// pass against the general reading, one lookup per field and
+/// `FlowAPILimits.knownFields`, on many random tables of every kind.
+@Suite("Prompt fields", .hangGuard)
+struct PromptFieldsTests {
+    @Test("one pass reads what field lookups read, and finds an unknown field exactly when knownFields refuses")
+    func agreesWithLookups() {
+        let names = ["id", "text", "args", "fallback", "hint", "required", "progress", "probe", "options", "items", "button",
+                     "max_chars", "min", "max", "step", "min_label", "max_label", "requried", "titel", "Text", "", "id "]
+        let values: [LuaValue] = ["q1", "reflection.negative.q1", 3, 2.5, true, false,
+                                  .table(LuaTable(sequence: ["a", "b"])), .table(LuaTable())]
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        func draw(_ n: Int) -> Int {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            return Int(x % UInt64(n))
+        }
+        for round in 0..<3000 {
+            var fields: [LuaKey: LuaValue] = [:]
+            for _ in 0..<(round % 9) { fields[.string(names[draw(names.count)])] = values[draw(values.count)] }
+            if draw(4) == 0 { fields[.integer(Int64(draw(3) + 1))] = values[draw(values.count)] }
+            let t = LuaTable(fields)
+            for kind in PromptKind.allCases {
+                let read = PromptFields(t, kind: kind)
+                let list = kind == .checklist ? "items" : "options"
+                #expect(read.id == t["id"] && read.text == t["text"] && read.args == t["args"] && read.fallback == t["fallback"])
+                #expect(read.hint == t["hint"] && read.required == t["required"] && read.progress == t["progress"] && read.probe == t["probe"])
+                if PromptFields.hasList(kind) { #expect(read.list == t[list]) }
+                if kind == .action { #expect(read.button == t["button"]) }
+                if kind == .text { #expect(read.maxChars == t["max_chars"]) }
+                var refused = false
+                do { try FlowAPILimits.knownFields(t, PromptFields.known(for: kind), "s:ask") } catch { refused = true }
+                #expect(read.hasUnknown == refused, "\(kind) \(t)")
+            }
+        }
+    }
+}
