@@ -64,6 +64,11 @@ public struct ContentChecker: Sendable {
         } ?? library.root.flowFiles().map { file in
             (file.name, { () throws(EngineError) in try FlowSource.read(file.url, displayName: file.name) })
         }
+        // What a person with a history has answered in every flow (not
+        // only the ones checked): flows read each other's answers.
+        let earlier = FlowExplorer.earlierAnswers(of: library.root.flowFiles().compactMap { file in
+            try? FlowSource.read(file.url, displayName: file.name)
+        })
         for file in files {
             guard Date() < deadline else {
                 out.append(Diagnostic(.explorationBudget, file: file.name,
@@ -95,7 +100,7 @@ public struct ContentChecker: Sendable {
             }
             ids[definition.id] = file.name
             guard let english else { continue }
-            let report = explorer.explore(source, language: english, deadline: deadline)
+            let report = explorer.explore(source, language: english, deadline: deadline, earlier: earlier)
             out += report.diagnostics
             usedKeys.formUnion(report.keys)
             // Locale keys this flow uses, per translation.

@@ -61,8 +61,13 @@ public struct FlowExplorer: Sendable {
                            "It's my fault the project failed", "I always ruin everything", "She thinks I'm an idiot"]
 
     /// Explores `source`; `deadline` (an overall one, `reflect check`'s)
-    /// shortens the budget's time when it comes first.
-    public func explore(_ source: FlowSource, language: Language, deadline: Date? = nil) -> Report {
+    /// shortens the budget's time when it comes first. Even runs are a new
+    /// person's (no facts); odd runs a person with a history: `earlier`
+    /// (other flows' answers, see ``earlierAnswers(of:)``), a streak, the
+    /// default Prep Library plus an item of their own with last night's
+    /// marks, so steps a flow shows only to such a person are explored too.
+    public func explore(_ source: FlowSource, language: Language, deadline: Date? = nil,
+                        earlier: [EarlierAnswer] = []) -> Report {
         final class Sink: @unchecked Sendable {
             let lock = NSLock()
             var keys = Set<String>()
@@ -117,6 +122,7 @@ public struct FlowExplorer: Sendable {
             // Every other run finds past entries for `s:related` (0 to 3 of
             // its own texts), so steps shown only with them are explored too.
             options.relatedEntries = ExploredRelatedEntries(count: run % 2 == 0 ? 0 : 1 + (run / 2) % 3)
+            if run % 2 == 1 { options.facts = FlowExplorer.livedIn(clock: options.clock, earlier: earlier) }
             let session: FlowSession
             do { session = try FlowSession.open(source, language: language, options: options) } catch {
                 if !exhausted() { add(FlowExplorer.diagnostic(error, file: source.name, source: source.text)) }
@@ -174,6 +180,39 @@ public struct FlowExplorer: Sendable {
                            message: "step '\(step)' was never reached in \(report.runs) explored runs"))
         }
         return report
+    }
+
+    /// Answers a person with a history has given in the flows `sources`:
+    /// each literal step of a text, intensity, number or yes/no prompt with
+    /// a plausible value (choices are left out: their option ids are not
+    /// known without running the flow).
+    public static func earlierAnswers(of sources: [FlowSource]) -> [EarlierAnswer] {
+        var out: [EarlierAnswer] = []
+        for source in sources {
+            let scanner = FlowSourceScanner(source.text)
+            guard let flow = scanner.header.id else { continue }
+            for call in scanner.promptCalls {
+                let value: AnswerValue
+                switch call.function {
+                case "ask": value = .text("Dance to one song in the kitchen")
+                case "intensity", "number": value = .integer(5)
+                case "yesno": value = .boolean(true)
+                default: continue
+                }
+                out.append(EarlierAnswer(flow: flow, step: call.step, value: value))
+            }
+        }
+        return Array(out.prefix(SessionLimits.maxAnswers))
+    }
+
+    /// The facts of a person who has been using Reflect for a while.
+    static func livedIn(clock: FlowClock, earlier: [EarlierAnswer]) -> UserFacts {
+        let moment = DayRules().moment(clock)
+        let own = PrepItem(id: "my-1", label: .literal("Lay out my walking shoes"), core: false)
+        let items = PrepLibrary.defaults + [own]
+        return UserFacts(day: moment.day.description, phase: moment.phase, earlierAnswers: earlier,
+                         streak: StreakFigures(current: 4, longest: 9, lastSevenDays: 5), firstToday: false, firstEver: false,
+                         prepItems: items, lastNightPrep: items.prefix(2).map { PrepMark(itemID: $0.id, mark: .done) })
     }
 
     /// The start of a text answer found in a prompt text as the flow wrote

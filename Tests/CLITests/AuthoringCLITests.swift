@@ -80,6 +80,39 @@ struct AuthoringCLITests {
         #expect(!out.stdout.contains("step 'end' was never reached"))
     }
 
+    @Test("steps shown only to a person with a history (another flow's answer, prep items, a streak) are explored, not reported unreachable; the shipped flows check clean")
+    func livedInFacts() throws {
+        let root = try copy()
+        try write("""
+            return flow { id = "test.plan", version = 1, run = function(s)
+              s:ask { id = "plan", text = "What will you try?" }
+            end }
+            """, "flows/test/plan.lua", in: root)
+        try write("""
+            return flow { id = "test.later", version = 1, run = function(s)
+              local facts = s:facts()
+              for _, a in ipairs(facts.earlier) do
+                if a.flow == "test.plan" and a.step == "plan" then
+                  s:message { id = "recall", text = "You planned: %@", args = { a.value } }
+                end
+              end
+              if #facts.prep > 0 then
+                s:checklist { id = "marks", text = "Tonight's prep", items = facts.prep }
+              end
+              if facts.streak and facts.streak.current > 1 then
+                s:message { id = "streak", text = "Another day in a row." }
+              end
+              s:ask { id = "end", text = "Anything else?" }
+            end }
+            """, "flows/test/later.lua", in: root)
+        let out = try CLIRunner.run(["check", "--content", root.path, "--runs", "20"])
+        for step in ["recall", "marks", "streak"] {
+            #expect(!out.stdout.contains("step '\(step)' was never reached"), "\(out.stdout)")
+        }
+        let shipped = try CLIRunner.run(["check"], in: repositoryRoot)
+        #expect(shipped.stdout.contains("0 error(s), 0 warning(s)"), "\(shipped.stdout)")
+    }
+
     @Test("a deliberately wrong expectation gives a readable diff and exit 1")
     func wrongExpectation() throws {
         let root = try copy()

@@ -197,32 +197,36 @@ package struct FlowSourceScanner {
     package static let promptNames: Set<String> = ["ask", "intensity", "number", "yesno", "choose", "choose_many", "checklist", "action", "message"]
 
     /// Step ids written literally in prompt calls, with their lines.
-    package var promptSteps: [(StepID, Int)] {
-        var out: [(StepID, Int)] = []
-        // Open brackets; for a prompt call's table, whether its id was read.
-        var stack: [(prompt: Bool, found: Bool)] = []
+    package var promptSteps: [(StepID, Int)] { promptCalls.map { ($0.step, $0.line) } }
+
+    /// Prompt calls whose step id is written literally: the id, the
+    /// prompt function (`ask`, `intensity`, …) and the id's line.
+    package var promptCalls: [(step: StepID, function: String, line: Int)] {
+        var out: [(step: StepID, function: String, line: Int)] = []
+        // Open brackets; for a prompt call's table, its function and whether its id was read.
+        var stack: [(prompt: String?, found: Bool)] = []
         for k in tokens.indices {
             switch tokens[k].token {
             case .symbol(123), .symbol(40), .symbol(91):
                 // `s:name {` or `s:name({`
-                var prompt = false
+                var prompt: String?
                 if tokens[k].token == .symbol(123) {
                     var j = k - 1
                     if j >= 0, tokens[j].token == .symbol(40) { j -= 1 }
                     if j >= 2, case .name(let fn) = tokens[j].token, FlowSourceScanner.promptNames.contains(fn),
                        tokens[j - 1].token == .symbol(58), tokens[j - 2].token == .name("s") {
-                        prompt = true
+                        prompt = fn
                     }
                 }
                 stack.append((prompt, false))
             case .symbol(125), .symbol(41), .symbol(93):
                 if !stack.isEmpty { stack.removeLast() }
             case .name("id"):
-                guard let top = stack.last, top.prompt, !top.found, k + 3 < tokens.count, tokens[k + 1].token == .symbol(61),
+                guard let top = stack.last, let function = top.prompt, !top.found, k + 3 < tokens.count, tokens[k + 1].token == .symbol(61),
                       case .string(let raw) = tokens[k + 2].token,
                       [.symbol(44), .symbol(59), .symbol(125)].contains(tokens[k + 3].token) else { continue }
                 stack[stack.count - 1].found = true
-                if let step = StepID(raw) { out.append((step, tokens[k + 2].line)) }
+                if let step = StepID(raw) { out.append((step, function, tokens[k + 2].line)) }
             default:
                 break
             }
