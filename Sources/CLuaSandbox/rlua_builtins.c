@@ -57,6 +57,17 @@ static int sb_rawset(lua_State *L) {
     return 1;
 }
 
+/* Lua's rawget, but an environment's library is copied before it is read
+ * (rlua_env.c): raw reads see environments as they always were. */
+static int sb_rawget(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    lua_settop(L, 2);
+    rlua_env_prepare_key(L, 1, 2);
+    lua_rawget(L, 1);
+    return 1;
+}
+
 static int sb_require(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
@@ -93,7 +104,7 @@ static int sb_print(lua_State *L) {
 /* Harmless base functions, copied from Lua's own base library. */
 static const char *const allowed[] = {
     "assert", "error", "getmetatable", "ipairs", "pcall", "rawequal",
-    "rawget", "rawlen", "select", "tonumber", "type", "xpcall", "_VERSION", NULL,
+    "rawlen", "select", "tonumber", "type", "xpcall", "_VERSION", NULL,
 };
 
 void rlua_builtins_install(lua_State *L, int template_idx) {
@@ -105,6 +116,7 @@ void rlua_builtins_install(lua_State *L, int template_idx) {
     static const luaL_Reg wrapped[] = {
         { "setmetatable", rlua_setmetatable },
         { "rawset", sb_rawset },
+        { "rawget", sb_rawget },
         { "require", sb_require },
         { "print", sb_print },
         { NULL, NULL },

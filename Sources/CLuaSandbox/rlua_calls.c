@@ -54,7 +54,7 @@ static int p_coroutine(lua_State *L) {
     lua_State *co = lua_newthread(L); /* inherits the count hook */
     lua_pushvalue(L, -2);
     lua_xmove(L, co, 1);
-    x->handle = rlua_handle_store(L, -1);
+    x->handle = rlua_handle_store_new(L, -1);
     return 0;
 }
 
@@ -103,10 +103,17 @@ int32_t rlua_coroutine(lua_State *L, int64_t fn, int64_t *out) {
 }
 
 static lua_State *thread_of(lua_State *L, int64_t h) {
+    rlua_control *c = rlua_ctl(L);
+    if (h != 0 && h == c->resumed_handle)
+        return c->resumed_thread;
     if (!lua_checkstack(L, 2))
         return NULL;
     lua_State *co = rlua_handle_push(L, h) == LUA_TTHREAD ? lua_tothread(L, -1) : NULL;
     lua_pop(L, 1); /* the handle table keeps it alive */
+    if (co != NULL) {
+        c->resumed_handle = h;
+        c->resumed_thread = co;
+    }
     return co;
 }
 

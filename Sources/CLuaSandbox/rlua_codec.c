@@ -29,7 +29,9 @@ typedef struct enc {
     const char *err;
 } enc;
 
-static int put(enc *e, const void *p, size_t n) {
+/* Makes room for n more bytes; -1 (with e->err) when the crossing would
+ * pass the host allowance or memory runs out. */
+static int reserve_slow(enc *e, size_t n) {
     rlua_control *c = e->c;
     /* The host's copy of one crossing is held to the host allowance: a
      * string referenced many times is copied each time, so without this a
@@ -53,8 +55,34 @@ static int put(enc *e, const void *p, size_t n) {
         c->buf = nb;
         c->buf_cap = cap;
     }
-    memcpy(c->buf + c->buf_len, p, n);
-    c->buf_len += n;
+    return 0;
+}
+
+/* The buffer never holds more than the allowance, so room within both the
+ * capacity and the allowance needs no further check. */
+static inline int reserve(enc *e, size_t n) {
+    rlua_control *c = e->c;
+    if (c->buf_len + n <= c->buf_cap && c->buf_len + n <= c->limits.crossing_bytes_max)
+        return 0;
+    return reserve_slow(e, n);
+}
+
+static int put(enc *e, const void *p, size_t n) {
+    if (reserve(e, n))
+        return -1;
+    memcpy(e->c->buf + e->c->buf_len, p, n);
+    e->c->buf_len += n;
+    return 0;
+}
+
+/* A tag and its fixed-size payload (n bytes at p), in one reservation. */
+static int put_tagged(enc *e, uint8_t t, const void *p, size_t n) {
+    if (reserve(e, 1 + n))
+        return -1;
+    uint8_t *w = e->c->buf + e->c->buf_len;
+    w[0] = t;
+    memcpy(w + 1, p, n);
+    e->c->buf_len += 1 + n;
     return 0;
 }
 
@@ -81,6 +109,21 @@ int64_t rlua_handle_store(lua_State *L, int idx) {
     return h;
 }
 
+/* Without the reverse entry (value -> handle) that lets a function passed
+ * twice keep one handle: a coroutine the host just created has none, and
+ * none is ever looked up (rlua_release's clearing of an absent key is a
+ * no-op that allocates nothing). */
+int64_t rlua_handle_store_new(lua_State *L, int idx) {
+    rlua_control *c = rlua_ctl(L);
+    idx = lua_absindex(L, idx);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
+    int64_t h = ++c->next_handle;
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, -2, h);
+    lua_pop(L, 1);
+    return h;
+}
+
 int rlua_handle_push(lua_State *L, int64_t h) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
     int t = lua_rawgeti(L, -1, h);
@@ -99,6 +142,11 @@ static int p_retain(lua_State *L) {
 int32_t rlua_retain(lua_State *L, int64_t h) { return rlua_entry_call(L, p_retain, &h); }
 
 void rlua_release(lua_State *L, int64_t h) {
+    rlua_control *c = rlua_ctl(L);
+    if (c->resumed_handle == h) {
+        c->resumed_handle = 0;
+        c->resumed_thread = NULL;
+    }
     if (!lua_checkstack(L, 4))
         return;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
@@ -151,6 +199,7 @@ static int enc_table(lua_State *L, int idx, enc *e) {
         e->err = "table nested too deeply";
         return -1;
     }
+    rlua_env_prepare_all(L, idx); /* an environment crosses with every library */
     e->path[e->depth++] = self;
     uint32_t zero = 0;
     if (put_tag(e, T_TABLE) || put(e, &zero, 4))
@@ -186,10 +235,10 @@ static int enc_value(lua_State *L, int idx, enc *e) {
     case LUA_TNUMBER:
         if (lua_isinteger(L, idx)) {
             int64_t v = lua_tointeger(L, idx);
-            return put_tag(e, T_INT) || put(e, &v, 8);
+            return put_tagged(e, T_INT, &v, 8);
         } else {
             double v = lua_tonumber(L, idx);
-            return put_tag(e, T_DOUBLE) || put(e, &v, 8);
+            return put_tagged(e, T_DOUBLE, &v, 8);
         }
     case LUA_TSTRING: {
         size_t len;
@@ -199,13 +248,20 @@ static int enc_value(lua_State *L, int idx, enc *e) {
             return -1;
         }
         uint32_t l32 = (uint32_t)len;
-        return put_tag(e, T_STRING) || put(e, &l32, 4) || put(e, s, len);
+        if (len > SIZE_MAX - 5 || reserve(e, 5 + len))
+            return -1;
+        uint8_t *w = e->c->buf + e->c->buf_len;
+        w[0] = T_STRING;
+        memcpy(w + 1, &l32, 4);
+        memcpy(w + 5, s, len);
+        e->c->buf_len += 5 + len;
+        return 0;
     }
     case LUA_TTABLE:
         return enc_table(L, idx, e);
     case LUA_TFUNCTION: {
         int64_t h = rlua_handle_store(L, idx);
-        return put_tag(e, T_HANDLE) || put(e, &h, 8);
+        return put_tagged(e, T_HANDLE, &h, 8);
     }
     default:
         e->err = lua_type(L, idx) == LUA_TTHREAD ? "a coroutine cannot be passed to the host"

@@ -104,6 +104,7 @@ static int ordered_step(lua_State *L) {
 
 void rlua_push_ordered_iterator(lua_State *L, int t) {
     t = lua_absindex(L, t);
+    rlua_env_prepare_all(L, t); /* every library of an environment, before its keys are taken */
     lua_pushvalue(L, t);
     push_sorted_keys(L, t);
     lua_pushinteger(L, 0);
@@ -132,6 +133,7 @@ static int det_pairs(lua_State *L) {
 static int det_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
+    rlua_env_prepare_all(L, 1);
     int have_k = !lua_isnil(L, 2);
     if (have_k && key_rank(L, 2) == 3)
         return luaL_error(L, "next: keys of type %s have no fixed order in flows", luaL_typename(L, 2));
@@ -231,8 +233,10 @@ static int det_format(lua_State *L) {
     int arg = 1;
     rlua_charge(L, rlua_string_units(L));
     for (size_t i = 0; i < flen; i++) {
-        if (fmt[i] != '%')
-            continue;
+        const char *pct = memchr(fmt + i, '%', flen - i);
+        if (pct == NULL)
+            break;
+        i = (size_t)(pct - fmt);
         if (++i >= flen)
             break;
         if (fmt[i] == '%')

@@ -45,6 +45,10 @@ struct rlua_control {
     rlua_print_fn print;
     /* handles: functions and threads in a registry table, ids never reused */
     int64_t next_handle;
+    /* the coroutine resumed last, found again without the handle table;
+     * forgotten when its handle is released (the table keeps it alive) */
+    int64_t resumed_handle;
+    lua_State *resumed_thread;
     /* output of the last crossing into Swift, and the last error */
     uint8_t *buf;
     size_t buf_len, buf_cap;
@@ -58,7 +62,7 @@ struct rlua_control {
 };
 
 /* Registry keys (addresses are unique). */
-extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_ENV_MT, RLUA_KEY_HANDLES,
+extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_HANDLES,
     RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED;
 
 rlua_control *rlua_ctl(lua_State *L);
@@ -132,12 +136,19 @@ const char *rlua_encode(lua_State *L, int first, int n, int *bad_index);
  * malformed input or an unknown handle. */
 int rlua_decode(lua_State *L, const uint8_t *p, size_t len);
 int64_t rlua_handle_store(lua_State *L, int idx);
+/* The same for a value that cannot have a handle yet (a new coroutine). */
+int64_t rlua_handle_store_new(lua_State *L, int idx);
 int rlua_handle_push(lua_State *L, int64_t h);
 
 /* rlua_env.c */
-void rlua_env_setup(lua_State *L);
 /* Pushes a fresh environment for a chunk loaded under the name `owner`. */
 void rlua_env_push_new(lua_State *L, const char *owner);
+/* When the table at t is an environment whose library named by the key at
+ * `key` is not copied yet, copies it (may raise); otherwise does nothing.
+ * Run before reading t raw. */
+void rlua_env_prepare_key(lua_State *L, int t, int key);
+/* The same for every library: run before walking t's keys. */
+void rlua_env_prepare_all(lua_State *L, int t);
 void rlua_readonly_wrap(lua_State *L, int idx, const char *name, int depth);
 int rlua_is_protected(lua_State *L, int idx);
 

@@ -12,7 +12,7 @@
 #define RLUA_KEEP_CONTROL RLUA_POOLING
 static _Atomic(rlua_control *) kept_control = NULL;
 
-char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_ENV_MT = 0, RLUA_KEY_HANDLES = 0,
+char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_HANDLES = 0,
            RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0;
 
 rlua_control *rlua_ctl(lua_State *L) {
@@ -114,15 +114,22 @@ static void pin_error_strings(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_PINNED);
 }
 
+/* Calls a library's opener directly (as luaL_requiref would, without
+ * recording it in package.loaded: there is no package library, and require
+ * only serves host modules). */
 static void open_lib(lua_State *L, int libs, const char *name, lua_CFunction open) {
-    luaL_requiref(L, name, open, 0);
-    lua_setfield(L, libs, name);
+    lua_pushcfunction(L, open);
+    lua_pushstring(L, name);
+    lua_call(L, 1, 1);
+    if (libs != 0)
+        lua_setfield(L, libs, name);
+    else
+        lua_pop(L, 1);
 }
 
 static int setup(lua_State *L) {
     setup_args *a = rlua_take_ud(L);
-    luaL_requiref(L, LUA_GNAME, luaopen_base, 1);
-    lua_pop(L, 1);
+    open_lib(L, 0, LUA_GNAME, luaopen_base); /* into the state's own globals, read below */
 
     lua_newtable(L);
     int libs = lua_gettop(L);
@@ -178,7 +185,6 @@ static int setup(lua_State *L) {
     rlua_metatables_setup(L);
     rlua_determinism_setup(L);
     pin_error_strings(L);
-    rlua_env_setup(L);
     return 0;
 }
 

@@ -14,6 +14,12 @@ enum LuaCodec {
         return out
     }
 
+    /// Encodes into `out`, replacing what it held but keeping its storage.
+    static func encode(_ values: [LuaValue], owner: UInt64, replacing out: inout [UInt8]) throws(LuaError) {
+        out.removeAll(keepingCapacity: true)
+        for v in values { try encode(v, owner: owner, into: &out) }
+    }
+
     private static func append<T>(_ value: T, to out: inout [UInt8]) {
         withUnsafeBytes(of: value) { out.append(contentsOf: $0) }
     }

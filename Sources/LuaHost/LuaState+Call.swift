@@ -11,10 +11,7 @@ extension LuaState {
     public func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws(LuaError) -> [LuaValue] {
         let L = try activeThread()
         try check(function)
-        let args = try LuaCodec.encode(arguments, owner: id)
-        let status = args.withUnsafeBufferPointer { buf in
-            rlua_call(L, function.id, buf.baseAddress, buf.count)
-        }
+        let status = try withEncoded(arguments) { bytes, count in rlua_call(L, function.id, bytes, count) }
         try check(status: status)
         return try output()
     }

@@ -29,10 +29,7 @@ extension LuaState {
         guard coroutine.owner == id else {
             throw LuaError(kind: .host(.foreignHandle), message: "coroutine handle belongs to another Lua state")
         }
-        let args = try LuaCodec.encode(arguments, owner: id)
-        let status = args.withUnsafeBufferPointer { buf in
-            rlua_resume(L, coroutine.id, buf.baseAddress, buf.count)
-        }
+        let status = try withEncoded(arguments) { bytes, count in rlua_resume(L, coroutine.id, bytes, count) }
         if status == RLUA_E_MISUSE, rlua_coroutine_status(L, coroutine.id) < 0 {
             throw LuaError(kind: .host(.releasedHandle), message: "coroutine handle is unknown or was released")
         }

@@ -24,6 +24,9 @@ public final class LuaState {
     var nextHostFunctionID: Int64 = 1
     let hostOutput = HostOutputBuffer()
     var activeThreads: [OpaquePointer] = []
+    /// Storage reused for the arguments of calls and resumes (see
+    /// ``withEncoded(_:_:)``).
+    var argumentScratch: [UInt8] = []
     let printHandler: (@Sendable (String) -> Void)?
 
     /// Creates a sandboxed state.
@@ -92,6 +95,18 @@ public final class LuaState {
     func check(status: Int32) throws(LuaError) {
         guard status != RLUA_OK, status != RLUA_YIELDED else { return }
         throw LuaState.lastError(control.pointer, status: status)
+    }
+
+    /// Encodes `values` and passes the bytes to `body`, in storage kept
+    /// between calls. The storage is taken out of the state for the call:
+    /// a host function that calls back into Lua meanwhile (after C has read
+    /// these bytes) encodes into storage of its own.
+    func withEncoded<R>(_ values: [LuaValue], _ body: (UnsafePointer<UInt8>?, Int) -> R) throws(LuaError) -> R {
+        var bytes: [UInt8] = []
+        swap(&bytes, &argumentScratch)
+        defer { swap(&bytes, &argumentScratch) }
+        try LuaCodec.encode(values, owner: id, replacing: &bytes)
+        return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
     }
 
     func output() throws(LuaError) -> [LuaValue] {
