@@ -143,16 +143,20 @@ extension SessionRecord {
 
 /// `s:related` fulfilled from the store: `user`'s related past entries
 /// (``Store/relatedEntries(user:to:now:excluding:limit:)``), read-only.
+/// Entries about the person's topics to avoid (`avoiding`, their
+/// personalization profile's) are never found.
 public struct StoreRelatedEntries: RelatedEntrySource {
     public let store: Store
     public let user: String
+    public let avoiding: [Theme]
 
-    public init(store: Store, user: String) {
+    public init(store: Store, user: String, avoiding: [Theme] = []) {
         self.store = store
         self.user = user
+        self.avoiding = avoiding
     }
 
     public func relatedEntries(to text: String, now: String, excluding: String, limit: Int) throws -> [RelatedEntry] {
-        try store.relatedEntries(user: user, to: text, now: now, excluding: excluding, limit: limit)
+        try store.relatedEntries(user: user, to: text, now: now, excluding: excluding, limit: limit, avoiding: avoiding)
     }
 }

@@ -72,8 +72,10 @@ struct Chat: ParsableCommand {
             let coach = CoachContext.make(earlier: facts.earlierAnswers, streak: facts.streak, cravings: notes.map(\.type)) { nudge in
                 language.localizer.string(nudge.key) ?? nudge.key
             }
+            // The person's personalization profile: the length, tone and topics the provider is asked to keep to.
+            let profile = try store.personalizationProfile(user: storeOptions.user)
             let chat = CoachChat(language: language, region: region, generator: try generation.make(language: language, library: library, settings: settings),
-                                 prompts: prompts, context: ChatContext(coach), history: history)
+                                 prompts: prompts, context: ChatContext(coach).adding(profile), history: history)
             try converse(chat, store: store, stamps: stamps, language: language)
         } catch let e as EngineError {
             throw fail(e)

@@ -90,7 +90,7 @@ struct Run: ParsableCommand {
             }
             facts.profile = try store.personalizationProfile(user: storeOptions.user)
             options.facts = facts
-            options.relatedEntries = StoreRelatedEntries(store: store, user: storeOptions.user)
+            options.relatedEntries = StoreRelatedEntries(store: store, user: storeOptions.user, avoiding: facts.profile?.avoidTopics ?? [])
             options.celebrations = settings.celebrations && !noCelebrations
             try generation.apply(to: &options, language: language, library: library, settings: settings)
             var session = try FlowSession.open(source, language: language, options: options)

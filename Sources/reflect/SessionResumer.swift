@@ -32,7 +32,8 @@ struct SessionResumer {
         let language = try library.language(for: save.locale, personality: detail.session.personality, variants: save.variants)
         var options = SessionOptions(sessionID: id, log: flowLog)
         // A request the save has not fulfilled yet (an edited answer) searches the store.
-        options.relatedEntries = StoreRelatedEntries(store: store, user: detail.session.user)
+        options.relatedEntries = StoreRelatedEntries(store: store, user: detail.session.user,
+                                                     avoiding: save.facts?.profile?.avoidTopics ?? [])
         try generation.apply(to: &options, language: language, library: library, settings: store.settings(user: detail.session.user))
         return try FlowSession.open(source, language: language, options: options, resuming: save)
     }

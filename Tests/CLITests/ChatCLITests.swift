@@ -83,4 +83,31 @@ struct ChatCLITests {
         let model = (try? JSONSerialization.jsonObject(with: sent.body) as? [String: Any])?["model"] as? String
         #expect(model == "tiny")
     }
+
+    @Test("the provider is asked to keep to the person's profile: reply length, tone, liked actions, topics to avoid")
+    func profileReachesTheProvider() throws {
+        let server = try LoopbackServer { _ in .chat("Let's take one small step tonight. What would help most?") }
+        let db = tempDB()
+        #expect(try CLIRunner.run(["settings", "set", "llm_url", server.baseURL, "llm_model", "tiny", "--db", db]).status == 0)
+        let set = try CLIRunner.run(["profile", "set", "tone", "direct", "length", "short", "actions", "exercise", "avoid", "money,family",
+                                     "--db", db])
+        #expect(set.status == 0, "\(set.stderr)")
+        let out = try chat([#""I grazed all afternoon""#], db: db)
+        #expect(out.status == 0, "\(out.stderr)")
+        let system = try #require(server.requests.first?.messages.first { $0.role == "system" }?.content)
+        #expect(system.contains("reply length: short: at most 30 words"), "\(system)")
+        #expect(system.contains("tone: direct"))
+        #expect(system.contains("actions they liked: exercise"))
+        #expect(system.contains("topics not to bring up unless they do: money, family") || system.contains("topics not to bring up unless they do: family, money"),
+                "\(system)")
+
+        // Without choices: the defaults (medium, warm), nothing to avoid.
+        let plain = try LoopbackServer { _ in .chat("Tell me more about the afternoon?") }
+        let other = tempDB()
+        #expect(try CLIRunner.run(["settings", "set", "llm_url", plain.baseURL, "llm_model", "tiny", "--db", other]).status == 0)
+        #expect(try chat([#""Hello""#], db: other).status == 0)
+        let defaults = try #require(plain.requests.first?.messages.first { $0.role == "system" }?.content)
+        #expect(defaults.contains("reply length: medium: at most 80 words") && defaults.contains("tone: warm"), "\(defaults)")
+        #expect(!defaults.contains("topics not to bring up"))
+    }
 }

@@ -69,6 +69,24 @@ struct RelatedEntryTests {
         #expect(try store.relatedEntries(user: "default", to: query, now: now, excluding: nil).count == 3)
     }
 
+    @Test("an entry about one of the person's topics to avoid is never found, however related; others still are")
+    func topicsToAvoid() throws {
+        let store = try temporaryStore()
+        func tagged(_ id: String, _ text: String, _ themes: [Theme]) throws {
+            try store.beginSession(session(id, started: "2026-11-20T09:00:00+01:00"))
+            try store.recordAnswer(AnswerRecord(sessionID: id, step: "situation", position: 0, kind: .text, question: "?",
+                                                value: .text(text), answeredAt: "2026-11-20T09:00:00+01:00"), themes: themes)
+        }
+        try tagged("rent", "Worried about the rent and the money for the presentation trip", [.money, .work])
+        try tagged("slides", "Worried about the presentation slides", [.work])
+        let query = "worried about the presentation"
+        #expect(Set(try store.relatedEntries(user: "default", to: query, now: now, excluding: nil).map(\.session)) == ["rent", "slides"])
+        #expect(try store.relatedEntries(user: "default", to: query, now: now, excluding: nil, avoiding: [.money]).map(\.session) == ["slides"])
+        #expect(try store.relatedEntries(user: "default", to: query, now: now, excluding: nil, avoiding: [.money, .work]).isEmpty)
+        #expect(Set(try store.relatedEntries(user: "default", to: query, now: now, excluding: nil, avoiding: [.family]).map(\.session))
+                == ["rent", "slides"])
+    }
+
     @Test("once there are 20 entries, a word in more than half of them does not make an entry related")
     func commonWordsAreNotRelated() throws {
         let store = try temporaryStore()

@@ -111,8 +111,12 @@ public struct ReplyRating: Sendable, Equatable, Codable {
     /// characters count as a word.
     public static func length(of text: String) -> PersonalizationProfile.ResponseLength {
         let words = wordCount(text)
-        return words <= 30 ? .short : words <= 80 ? .medium : .long
+        return words <= shortWords ? .short : words <= mediumWords ? .medium : .long
     }
+
+    /// The most words of a short reply, and of a medium one.
+    public static let shortWords = 30
+    public static let mediumWords = 80
 
     static func wordCount(_ text: String) -> Int {
         var words = 0, unspaced = 0

@@ -51,3 +51,31 @@ extension ChatContext {
         self.init(lines: lines, nudge: coach.nudge, commitment: step)
     }
 }
+
+extension ChatContext {
+    /// The context with the person's personalization profile
+    /// (docs/journal.md, "Personalization profile") as lines for the
+    /// provider: the reply length it should keep to (words as the profile
+    /// counts them), the tone, the actions they liked and the topics not to
+    /// bring up themselves. Safety is untouched: the gate, the screen of
+    /// every reply and the crisis notice do not read the profile.
+    public func adding(_ profile: PersonalizationProfile) -> ChatContext {
+        var c = self
+        let words: String
+        switch profile.responseLength {
+        case .short: words = "short: at most \(ReplyRating.shortWords) words"
+        case .medium: words = "medium: at most \(ReplyRating.mediumWords) words"
+        case .long: words = "long: up to \(CoachChat.maxReplyWords) words when it helps"
+        }
+        c.lines.append("reply length: \(words)")
+        c.lines.append("tone: \(profile.tone.rawValue)")
+        if !profile.preferredActions.isEmpty {
+            c.lines.append("actions they liked: \(profile.preferredActions.map(\.rawValue).joined(separator: ", "))")
+        }
+        if !profile.avoidTopics.isEmpty {
+            c.lines.append("topics not to bring up unless they do: \(profile.avoidTopics.map(\.rawValue).joined(separator: ", "))")
+        }
+        return c
+    }
+}
+

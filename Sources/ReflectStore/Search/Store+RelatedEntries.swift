@@ -33,8 +33,11 @@ extension Store {
     /// index holds nothing else), excluding session `excluding` and anything
     /// answered at or after `now` (ISO-8601 with offset), so that the same
     /// store and the same `now` give the same entries.
+    ///
+    /// An entry tagged with one of `avoiding` (the person's topics to avoid,
+    /// docs/journal.md) is never returned, however related.
     public func relatedEntries(user: String, to text: String, now: String, excluding: String?,
-                               limit: Int = 3) throws(StoreError) -> [RelatedEntry] {
+                               limit: Int = 3, avoiding: [Theme] = []) throws(StoreError) -> [RelatedEntry] {
         let words = SearchText.terms(text)
         guard limit > 0, !words.isEmpty else { return [] }
         return try read { db in
@@ -63,6 +66,8 @@ extension Store {
                     JOIN session s ON s.id = m.session_id
                     JOIN answer a ON a.session_id = m.session_id AND a.step = m.step
                     WHERE s.user = ? AND m.session_id <> ? AND julianday(a.answered_at) < julianday(?)
+                      AND NOT EXISTS (SELECT 1 FROM answer_theme t WHERE t.session_id = m.session_id AND t.step = m.step
+                                      AND t.theme IN (SELECT value FROM json_each(?)))
                 )
                 SELECT session_id, step, at, value, flow_id,
                        ? * (b / (SELECT min(b) FROM mine))
@@ -70,7 +75,7 @@ extension Store {
                 FROM mine
                 ORDER BY score DESC, at DESC, session_id, step
                 LIMIT ?
-                """, arguments: [query, user, excluding ?? "", now,
+                """, arguments: [query, user, excluding ?? "", now, Store.themeJSON(avoiding),
                                  Store.relevanceWeight, Store.recencyWeight, now, Store.recencyDays, limit])
             return rows.compactMap { row -> RelatedEntry? in
                 guard let step = StepID.fromDatabaseValue(row["step"]),
@@ -103,5 +108,12 @@ extension Store {
                   AND \(SearchText.sqlName)(value) IS NOT NULL
                 ORDER BY rowid
             """).execute(arguments: arguments)
+    }
+}
+
+extension Store {
+    /// Theme ids as a JSON array, for `json_each` in a query.
+    static func themeJSON(_ themes: [Theme]) -> String {
+        "[" + themes.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
     }
 }
