@@ -129,6 +129,13 @@ public struct PhraseMatcher: Sendable {
         }
     }
 
+    /// ``forEachMatch(normalized:_:)`` that stops as soon as `body` returns true.
+    @inline(__always)
+    func forEachMatchUntil(normalized t: UnsafeBufferPointer<UInt8>, _ body: (Int, Int, Int) -> Bool) {
+        let category = automaton.category
+        scan(t) { start, end, phrase in body(start, end, Int(category[Int(phrase)])) }
+    }
+
     /// The index in ``categories`` of the best match in `text`, or nil.
     public func match(_ text: String) -> Int? {
         var text = text

@@ -4,7 +4,8 @@
 /// matcher's category of a phrase is the combination of what it is in each
 /// list, so one pass over the text finds every occurrence of each list,
 /// exactly as a matcher over that list alone would.
-struct GatePass: Sendable {
+/// (A class: a text's check reads it without copying its arrays.)
+final class GatePass: Sendable {
     let matcher: PhraseMatcher
     /// Per matcher category: whether its phrases are benign idioms.
     let benign: [Bool]
@@ -54,6 +55,32 @@ struct GatePass: Sendable {
         self.near = groups.map(\.near)
     }
 
+    /// Appends each occurrence in `t` of a crisis phrase or proximity term
+    /// to `hits`, as layer `layer`. When `stopAtBenign`, stops as soon as a
+    /// benign idiom occurs and returns false (`hits` is then incomplete).
+    @inline(__always)
+    func collect(_ t: UnsafeBufferPointer<UInt8>, layer: Int, into hits: inout GateHits, stopAtBenign: Bool) -> Bool {
+        var clear = true
+        benign.withUnsafeBufferPointer { benign in
+            crisis.withUnsafeBufferPointer { crisis in
+                near.withUnsafeBufferPointer { near in
+                    matcher.forEachMatchUntil(normalized: t) { s, e, g in
+                        if stopAtBenign && benign[g] {
+                            clear = false
+                            return true
+                        }
+                        if crisis[g] >= 0 || near[g] >= 0 {
+                            hits.append(GateHit(start: Int32(s), end: Int32(e),
+                                                layer: Int32(layer), group: Int32(g)))
+                        }
+                        return false
+                    }
+                }
+            }
+        }
+        return clear
+    }
+
     private init(matcher: PhraseMatcher, benign: [Bool], crisis: [Int32], near: [Int32]) {
         self.matcher = matcher
         self.benign = benign
@@ -72,7 +99,7 @@ struct GatePass: Sendable {
 
     /// Reads what ``write(to:)`` wrote; nil unless every crisis index is
     /// below `categories` and every term index below `terms`.
-    init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
+    convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
         guard let matcher = PhraseMatcher(reading: b, at: &offset) else { return nil }
         var benign: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
         for _ in matcher.categories.indices {

@@ -37,8 +37,15 @@ struct NearRules: Sendable {
     /// pass (``GatePass``), term i reported as near term i.
     let plainMembers: [[Int32]]
     let squeezedMembers: [[Int32]]
-    private let categories: [SafetyCategory]
-    private let mode: PhraseMatcher.Mode
+    /// Each rule's category.
+    let categories: [SafetyCategory]
+    let mode: PhraseMatcher.Mode
+    /// The members flattened (``bestRank(_:in:squeezed:negation:negationAfter:below:)``
+    /// reads them without touching nested arrays), and each rule's
+    /// category as a rank in ``SafetyCategory`` order.
+    private let plainOffsets: [Int32], plainCodes: [Int32]
+    private let squeezedOffsets: [Int32], squeezedCodes: [Int32]
+    private let ranks: [Int]
 
     /// The phrases of `phrases` that are proximity rules, and the rest.
     static func split(_ phrases: [String: [String]]) throws(LexiconError) -> (plain: [String: [String]], rules: [Rule]) {
@@ -116,6 +123,19 @@ struct NearRules: Sendable {
         self.squeezedMembers = squeezedMembers
         self.categories = categories
         self.mode = mode
+        (plainOffsets, plainCodes) = NearRules.flattened(plainMembers)
+        (squeezedOffsets, squeezedCodes) = NearRules.flattened(squeezedMembers)
+        ranks = categories.map { c in SafetyCategory.allCases.firstIndex(of: c) ?? 0 }
+    }
+
+    /// Term i's codes as `codes[offsets[i] ..< offsets[i + 1]]`.
+    private static func flattened(_ members: [[Int32]]) -> (offsets: [Int32], codes: [Int32]) {
+        var offsets: [Int32] = [0], codes: [Int32] = []
+        for m in members {
+            codes.append(contentsOf: m)
+            offsets.append(Int32(codes.count))
+        }
+        return (offsets, codes)
     }
 
     /// Appends the rules (see ``SafetyGate/compiled()``).
@@ -166,36 +186,73 @@ struct NearRules: Sendable {
         found.sort { $0.start != $1.start ? $0.start < $1.start : rank($0) < rank($1) }
     }
 
-    /// The categories of the rules that match normalised text `t`, given
-    /// its term occurrences in ``sort(_:)`` order (the squeezed variant's
-    /// terms when `squeezed`), each at most once.
-    func matches(_ occurrences: [(start: Int, end: Int, term: Int)], in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool,
-                 negation: PhraseMatcher?, negationAfter: PhraseMatcher? = nil) -> [SafetyCategory] {
-        let members = useSqueezed ? squeezedMembers : plainMembers
-        if occurrences.isEmpty { return [] }
-        var left = [(start: Int, end: Int)?](repeating: nil, count: categories.count)
-        var found: [SafetyCategory] = []
-        for o in occurrences {
-            for code in members[o.term] {
-                let r = Int(code >> 1)
-                if code & 1 == 0 {
-                    left[r] = (o.start, o.end)
-                    continue
+    /// ``sort(_:)`` for hits whose ``GateHit/group`` is the term index.
+    /// Hits with the same start and rank are the same term at the same
+    /// place, so any correct sort gives the same sequence.
+    static func sort(_ found: UnsafeMutableBufferPointer<GateHit>) {
+        @inline(__always) func before(_ a: GateHit, _ b: GateHit) -> Bool {
+            if a.start != b.start { return a.start < b.start }
+            let ra = a.end &- a.start == 1 ? -1 : a.group, rb = b.end &- b.start == 1 ? -1 : b.group
+            return ra < rb
+        }
+        if found.count > 16 {
+            var all = found
+            all.sort(by: before)
+            return
+        }
+        // Few hits, found in order of their end: insertion sort.
+        var i = 1
+        while i < found.count {
+            let x = found[i]
+            var j = i
+            while j > 0, before(x, found[j &- 1]) {
+                found[j] = found[j &- 1]
+                j &-= 1
+            }
+            found[j] = x
+            i &+= 1
+        }
+    }
+
+    /// The most urgent category, as a rank in ``SafetyCategory`` order,
+    /// of the rules that match normalised text `t`, when more urgent than
+    /// `best`; else `best`. `occurrences` are the term occurrences (each
+    /// ``GateHit/group`` a term index of the squeezed terms when `squeezed`)
+    /// in ``sort(_:)`` order. No allocation beyond one slot per rule, on the stack.
+    func bestRank(_ occurrences: UnsafeBufferPointer<GateHit>, in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool,
+                  negation: PhraseMatcher?, negationAfter: PhraseMatcher?, below best: Int) -> Int {
+        if occurrences.isEmpty || categories.isEmpty { return best }
+        let offsets = useSqueezed ? squeezedOffsets : plainOffsets
+        let codes = useSqueezed ? squeezedCodes : plainCodes
+        var best = best
+        withUnsafeTemporaryAllocation(of: (start: Int32, end: Int32).self, capacity: categories.count) { left in
+            left.initialize(repeating: (-1, -1))
+            for o in occurrences {
+                let term = Int(o.group)
+                for k in Int(offsets[term])..<Int(offsets[term &+ 1]) {
+                    let code = codes[k]
+                    let r = Int(code >> 1)
+                    if code & 1 == 0 {
+                        left[r] = (o.start, o.end)
+                        continue
+                    }
+                    let a = left[r]
+                    guard a.start >= 0, a.end <= o.start, ranks[r] < best,
+                          window(t, from: Int(a.end), to: Int(o.start)) else { continue }
+                    if let negation {
+                        if SafetyGate.negated(before: Int(a.start), in: t, by: negation) { continue }
+                        if negation.match(normalized: UnsafeBufferPointer(rebasing: t[Int(a.end)..<Int(o.start)])) != nil { continue }
+                    }
+                    if let negationAfter, SafetyGate.negated(after: Int(o.end), in: t, by: negationAfter) { continue }
+                    best = ranks[r]
                 }
-                guard let a = left[r], a.end <= o.start, !found.contains(categories[r]), window(t, from: a.end, to: o.start) else { continue }
-                if let negation {
-                    if SafetyGate.negated(before: a.start, in: t, by: negation) { continue }
-                    if negation.match(normalized: UnsafeBufferPointer(rebasing: t[a.end..<o.start])) != nil { continue }
-                }
-                if let negationAfter, SafetyGate.negated(after: o.end, in: t, by: negationAfter) { continue }
-                found.append(categories[r])
             }
         }
-        return found
+        return best
     }
 
     /// Whether the gap between two terms is short enough and in one clause.
-    private func window(_ t: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
+    func window(_ t: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
         var words = 0, characters = 0
         var inWord = false
         for i in from..<to {

@@ -9,7 +9,10 @@ import Foundation
 /// Cost: each reading of a text is one pass per layer of one automaton
 /// holding the layer's benign idioms, crisis phrases and proximity terms
 /// (``GatePass``); only when a benign idiom occurs is the text blanked and
-/// matched again.
+/// matched again. ASCII text (most answers) is prepared in one buffer on
+/// the stack and its occurrences collected on the stack: no allocation
+/// (``check(_:)``); other text takes ``checkGeneral(_:)``, which gives the
+/// same verdict on ASCII text too (`SafetyFastPathTests`).
 ///
 /// Each text is checked twice:
 /// 1. normalised (``TextNormalizer``: case, accents, NFKC, apostrophes);
@@ -39,7 +42,11 @@ public struct SafetyGate: Sendable {
     final class Layer: Sendable {
         /// The plain and the de-obfuscated reading's pass (benign idioms,
         /// crisis phrases and proximity terms in one automaton each).
-        let passes: [GatePass]
+        let plain: GatePass
+        let squeezed: GatePass
+        var passes: [GatePass] { [plain, squeezed] }
+        /// Variant 0's pass (plain) or variant 1's (de-obfuscated).
+        @inline(__always) func pass(_ variant: Int) -> GatePass { variant == 0 ? plain : squeezed }
         let negation: PhraseMatcher?
         let negationSqueezed: PhraseMatcher?
         /// Negations that follow the phrase they cancel (``SafetyData/negationsAfter``).
@@ -53,7 +60,8 @@ public struct SafetyGate: Sendable {
 
         init(plain: GatePass, squeezed: GatePass, negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?,
              negationAfter: PhraseMatcher?, negationAfterSqueezed: PhraseMatcher?, categories: [SafetyCategory], near: NearRules?) {
-            self.passes = [plain, squeezed]
+            self.plain = plain
+            self.squeezed = squeezed
             self.negation = negation
             self.negationSqueezed = negationSqueezed
             self.negationAfter = negationAfter
@@ -150,30 +158,74 @@ public struct SafetyGate: Sendable {
     }
 
     public func check(_ text: String) -> SafetyVerdict {
-        let normalized = TextNormalizer.bytes(text)
-        let deobfuscated = normalized.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezed)
-        var best = Int.max
-        for variant in 0..<2 {
-            let bytes = variant == 0 ? normalized : deobfuscated
-            let done = bytes.withUnsafeBufferPointer { match($0, variant: variant, best: &best, blanked: false) }
-            if done { continue }
-            // A benign idiom occurs: blank out the benign idioms of every
-            // layer first (spaces keep word boundaries), then match the
-            // rest. The person's language knows that "Roméo se suicide à la
-            // fin de la pièce" is a play, even where an English phrase
-            // would match the same word.
-            var copy = bytes
-            copy.withUnsafeMutableBufferPointer { buf in
-                for layer in layers {
-                    let pass = layer.passes[variant]
-                    var spans: [(start: Int, end: Int)] = []
-                    pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
-                        if pass.benign[g] { spans.append((s, e)) }
-                    }
-                    for span in spans { for i in span.start..<span.end { buf[i] = 32 } }
+        var text = text
+        if let verdict = text.withUTF8(checkASCII) { return verdict }
+        return checkGeneral(text)
+    }
+
+    /// The verdict for ASCII text (nil for any other): both readings are
+    /// written into one buffer on the stack (normalising ASCII is
+    /// lowercasing), so that checking allocates nothing.
+    private func checkASCII(_ raw: UnsafeBufferPointer<UInt8>) -> SafetyVerdict? {
+        let n = raw.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 &* n &+ 1) { buffer -> SafetyVerdict? in
+            guard let base = buffer.baseAddress else { return nil }
+            var high: UInt8 = 0
+            if let source = raw.baseAddress {
+                for i in 0..<n {
+                    let b = source[i]
+                    high |= b
+                    base[i] = b &- 65 < 26 ? b &+ 32 : b
                 }
-                _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true)
             }
+            guard high < 0x80 else { return nil }
+            let plain = UnsafeBufferPointer(start: base, count: n)
+            let m = SafetyText.deobfuscatedSqueezedASCII(plain, into: base + n)
+            return verdict(plain: plain, squeezed: UnsafeBufferPointer(start: base + n, count: m))
+        }
+    }
+
+    /// The verdict for any text: normalised by ``TextNormalizer``,
+    /// de-obfuscated character by character (``SafetyText``). ASCII text
+    /// takes ``checkASCII(_:)``, which the tests compare with this.
+    func checkGeneral(_ text: String) -> SafetyVerdict {
+        let normalized = TextNormalizer.bytes(text)
+        let squeezed = normalized.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezedScalars)
+        return normalized.withUnsafeBufferPointer { plain in
+            squeezed.withUnsafeBufferPointer { verdict(plain: plain, squeezed: $0) }
+        }
+    }
+
+    /// The most urgent category found in the plain reading `plain` and the
+    /// de-obfuscated, squeezed reading `squeezed` of a text.
+    func verdict(plain: UnsafeBufferPointer<UInt8>, squeezed: UnsafeBufferPointer<UInt8>) -> SafetyVerdict {
+        var best = Int.max
+        withUnsafeTemporaryAllocation(of: GateHit.self, capacity: GateHits.stackCapacity) { stack in
+            var hits = GateHits(stack)
+            for variant in 0..<2 {
+                let t = variant == 0 ? plain : squeezed
+                hits.removeAll()
+                if match(t, variant: variant, best: &best, blanked: false, hits: &hits) { continue }
+                // A benign idiom occurs: blank out the benign idioms of every
+                // layer first (spaces keep word boundaries), then match the
+                // rest. The person's language knows that "Roméo se suicide à la
+                // fin de la pièce" is a play, even where an English phrase
+                // would match the same word.
+                var copy = Array(t)
+                copy.withUnsafeMutableBufferPointer { buf in
+                    for layer in layers {
+                        let pass = layer.pass(variant)
+                        var spans: [(start: Int, end: Int)] = []
+                        pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
+                            if pass.benign[g] { spans.append((s, e)) }
+                        }
+                        for span in spans { for i in span.start..<span.end { buf[i] = 32 } }
+                    }
+                    hits.removeAll()
+                    _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true, hits: &hits)
+                }
+            }
+            hits.deallocate()
         }
         return best == Int.max ? .ok : .crisis(SafetyCategory.allCases[best])
     }
@@ -181,45 +233,52 @@ public struct SafetyGate: Sendable {
     /// One pass per layer over `t` (variant 0 plain, 1 de-obfuscated):
     /// lowers `best` to the rank of the most urgent crisis phrase that is
     /// not negated, and of the proximity rules that match. Unless
-    /// `blanked`, returns false without a verdict when a benign idiom
-    /// occurs (the caller blanks them out and matches again).
-    private func match(_ t: UnsafeBufferPointer<UInt8>, variant: Int, best: inout Int, blanked: Bool) -> Bool {
-        var crisis: [(layer: Int, start: Int, end: Int, category: Int32)] = []
-        var near: [(layer: Int, start: Int, end: Int, term: Int)] = []
-        var benign = false
-        for (l, layer) in layers.enumerated() {
-            let pass = layer.passes[variant]
-            pass.matcher.forEachMatch(normalized: t) { s, e, g in
-                if pass.benign[g] { benign = true }
-                let c = pass.crisis[g]
-                if c >= 0 { crisis.append((l, s, e, c)) }
-                let n = pass.near[g]
-                if n >= 0 { near.append((l, s, e, Int(n))) }
-            }
+    /// `blanked`, returns false without a verdict as soon as a benign idiom
+    /// occurs (the caller blanks them out and matches again). `hits` is
+    /// scratch space, empty on entry.
+    private func match(_ t: UnsafeBufferPointer<UInt8>, variant: Int, best: inout Int, blanked: Bool, hits: inout GateHits) -> Bool {
+        for l in layers.indices {
+            if !layers[l].pass(variant).collect(t, layer: l, into: &hits, stopAtBenign: !blanked) { return false }
         }
-        if benign && !blanked { return false }
-        for hit in crisis {
-            let layer = layers[hit.layer]
-            let rank = layer.ranks[Int(hit.category)]
+        if hits.count == 0 { return true }
+        // Crisis phrases, in any order (the most urgent wins); the hits
+        // that are proximity terms are kept, as terms, for the rules.
+        var terms = 0
+        for k in 0..<hits.count {
+            let hit = hits[k]
+            let layer = layers[Int(hit.layer)]
+            let pass = layer.pass(variant)
+            let category = pass.crisis[Int(hit.group)]
+            let term = pass.near[Int(hit.group)]
+            if term >= 0 {
+                hits[terms] = GateHit(start: hit.start, end: hit.end, layer: hit.layer, group: term)
+                terms &+= 1
+            }
+            guard category >= 0 else { continue }
+            let rank = layer.ranks[Int(category)]
             if best <= rank { continue }
             if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
-               SafetyGate.negated(before: hit.start, in: t, by: negation) { continue }
+               SafetyGate.negated(before: Int(hit.start), in: t, by: negation) { continue }
             if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
-               SafetyGate.negated(after: hit.end, in: t, by: after) { continue }
+               SafetyGate.negated(after: Int(hit.end), in: t, by: after) { continue }
             best = rank
         }
-        if near.isEmpty { return true }
-        for (l, layer) in layers.enumerated() {
-            guard let rules = layer.near else { continue }
-            var found = near.filter { $0.layer == l }.map { (start: $0.start, end: $0.end, term: $0.term) }
-            if found.isEmpty { continue }
-            NearRules.sort(&found)
-            let negation = variant == 0 ? layer.negation : layer.negationSqueezed
-            let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed
-            for category in rules.matches(found, in: t, squeezed: variant == 1, negation: negation, negationAfter: after) {
-                guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
-                if rank < best { best = rank }
+        hits.truncate(to: terms)
+        // Proximity rules, layer by layer (the hits are in layer order).
+        var from = 0
+        while from < terms {
+            let l = Int(hits[from].layer)
+            var to = from &+ 1
+            while to < terms, Int(hits[to].layer) == l { to &+= 1 }
+            let layer = layers[l]
+            if let rules = layer.near {
+                let found = UnsafeMutableBufferPointer(start: hits.base + from, count: to &- from)
+                NearRules.sort(found)
+                best = rules.bestRank(UnsafeBufferPointer(found), in: t, squeezed: variant == 1,
+                                      negation: variant == 0 ? layer.negation : layer.negationSqueezed,
+                                      negationAfter: variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed, below: best)
             }
+            from = to
         }
         return true
     }

@@ -118,6 +118,13 @@ enum SafetyText {
     /// - then ``squeeze(_:)``.
     static func deobfuscatedSqueezed(_ t: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         if !t.contains(where: { $0 >= 0x80 }) { return deobfuscatedSqueezedASCII(t) }
+        return deobfuscatedSqueezedScalars(t)
+    }
+
+    /// ``deobfuscatedSqueezed(_:)`` computed character by character, for
+    /// any text (the general path; ASCII text takes
+    /// ``deobfuscatedSqueezedASCII(_:into:)``, which the tests compare with this).
+    static func deobfuscatedSqueezedScalars(_ t: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var u = units(t)
         var out: [UInt8] = []
         out.reserveCapacity(t.count)
@@ -202,96 +209,112 @@ enum SafetyText {
     @inline(__always)
     private static func isLetter(_ b: UInt8) -> Bool { (b >= 97 && b <= 122) || (b >= 65 && b <= 90) }
 
-    /// ``deobfuscatedSqueezed(_:)`` for ASCII text, where every byte is a
-    /// character: the same rules, without decoding.
+    /// ``deobfuscatedSqueezed(_:)`` for ASCII text, as an array.
     private static func deobfuscatedSqueezedASCII(_ t: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        let n = t.count
-        var out: [UInt8] = []
-        out.reserveCapacity(n)
+        [UInt8](unsafeUninitializedCapacity: t.count) { buf, count in
+            guard let base = buf.baseAddress else { count = 0; return }
+            count = deobfuscatedSqueezedASCII(t, into: base)
+        }
+    }
+
+    /// The output of ``deobfuscatedSqueezedASCII(_:into:)``: each byte
+    /// written unless it repeats the last one and is squeezable.
+    private struct ASCIIWriter {
+        let out: UnsafeMutablePointer<UInt8>
+        var count = 0
         var last: UInt8 = 0
-        @inline(__always) func emit(_ b: UInt8) {
-            if b == last, isLetter(b) || b == 0x7E { return }
-            out.append(b)
+        /// Whether a word was written (the next one is preceded by a space).
+        var wroteWord = false
+
+        @inline(__always) mutating func emit(_ b: UInt8) {
+            if b == last, SafetyText.isLetter(b) || b == 0x7E { return }
+            out[count] = b
+            count &+= 1
             last = b
         }
-        var wroteWord = false
-        @inline(__always) func space() {
+
+        @inline(__always) mutating func space() {
             if wroteWord { emit(32) }
             wroteWord = true
         }
-        // The pending run of one-letter words (all ASCII here), as positions.
-        var runStart = -1, runCount = 0
-        var runLetters: (UInt8, UInt8) = (0, 0)
-        func flush() {
-            guard runCount > 0 else { return }
-            if runCount >= 3 {
-                space()
-                var i = runStart
-                var k = 0
-                while k < runCount {
-                    while t[i] == 32 { i += 1 }
-                    emit(t[i])
-                    i += 1
-                    k += 1
-                }
-            } else {
-                space(); emit(runLetters.0)
-                if runCount == 2 { space(); emit(runLetters.1) }
-            }
-            runCount = 0
-        }
+    }
+
+    /// ``deobfuscatedSqueezed(_:)`` for ASCII text, where every byte is a
+    /// character: the same rules, without decoding, written to `out`
+    /// (which holds at least `t.count` bytes: the result is never longer
+    /// than the text). Returns the number of bytes written. One pass over
+    /// the text plus one over each word that holds l33t or spelling, no
+    /// allocation, no reference counting.
+    static func deobfuscatedSqueezedASCII(_ t: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        let n = t.count
+        guard n > 0, let p = t.baseAddress else { return 0 }
+        var w = ASCIIWriter(out: out)
+        // The pending run of one-letter words: where it starts, how many.
+        var runStart = 0, runCount = 0
         var i = 0
         while i < n {
-            if t[i] == 32 { i += 1; continue }
+            if p[i] == 32 { i &+= 1; continue }
             var j = i
             var letters = false, leets = false
-            while j < n, t[j] != 32 {
-                let b = t[j]
+            while j < n {
+                let b = p[j]
+                if b == 32 { break }
                 if isLetter(b) { letters = true } else if leet(UInt32(b)) != 0 { leets = true }
-                j += 1
+                j &+= 1
             }
-            if j - i == 1 {
-                if isLetter(t[i]) {
-                    if runCount == 0 { runStart = i }
-                    if runCount == 0 { runLetters.0 = t[i] } else if runCount == 1 { runLetters.1 = t[i] }
-                    runCount += 1
-                } else {
-                    flush()
-                    space()
-                    emit(t[i])
-                }
+            let length = j &- i
+            if length == 1, letters {
+                if runCount == 0 { runStart = i }
+                runCount &+= 1
                 i = j
                 continue
             }
-            flush()
-            space()
-            if !letters || (!leets && j - i < 5) {
-                for k in i..<j { emit(t[k]) }
+            if runCount > 0 {
+                flushRun(p, from: runStart, count: runCount, into: &w)
+                runCount = 0
+            }
+            w.space()
+            if !letters || (!leets && (length < 5 || !isSpeller(UInt32(p[i &+ 1])))) {
+                // Nothing to map and not spelled out (the second character
+                // of a spelled word is a speller): the word as written.
+                for k in i..<j { w.emit(p[k]) }
                 i = j
                 continue
             }
-            // Leet inside a word with letters: digits anywhere, symbols
-            // only before a letter (looking at the byte as written).
-            let w = j - i
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: w) { word in
-                for k in 0..<w {
-                    let b = t[i + k]
-                    let l = leets ? leet(UInt32(b)) : 0
-                    word[k] = l != 0 && ((b >= 48 && b <= 57) || (k + 1 < w && isLetter(t[i + k + 1]))) ? l : b
-                }
-                var spelled = w >= 5
-                if spelled {
-                    for k in 0..<w where k % 2 == 0 ? !isLetter(word[k]) : !isSpeller(UInt32(word[k])) {
-                        spelled = false
-                        break
-                    }
-                }
-                for k in stride(from: 0, to: w, by: spelled ? 2 : 1) { emit(word[k]) }
+            // Leet inside a word with letters: digits anywhere, symbols only
+            // before a letter (looking at the next byte as written).
+            @inline(__always) func mapped(_ k: Int) -> UInt8 {
+                let b = p[k]
+                guard leets else { return b }
+                let l = leet(UInt32(b))
+                return l != 0 && ((b >= 48 && b <= 57) || (k &+ 1 < j && isLetter(p[k &+ 1]))) ? l : b
             }
+            var spelled = length >= 5
+            if spelled {
+                for k in i..<j where (k &- i) % 2 == 0 ? !isLetter(mapped(k)) : !isSpeller(UInt32(p[k])) {
+                    spelled = false
+                    break
+                }
+            }
+            for k in stride(from: i, to: j, by: spelled ? 2 : 1) { w.emit(mapped(k)) }
             i = j
         }
-        flush()
-        return out
+        if runCount > 0 { flushRun(p, from: runStart, count: runCount, into: &w) }
+        return w.count
+    }
+
+    /// Writes a run of `count` one-letter words starting at `start`: three
+    /// or more joined into one word ("s u i c i d e"), else each a word.
+    @inline(__always)
+    private static func flushRun(_ p: UnsafePointer<UInt8>, from start: Int, count: Int, into w: inout ASCIIWriter) {
+        var i = start
+        if count >= 3 { w.space() }
+        for _ in 0..<count {
+            while p[i] == 32 { i &+= 1 }
+            if count < 3 { w.space() }
+            w.emit(p[i])
+            i &+= 1
+        }
     }
 
     /// Runs of the same ASCII letter collapsed to one ("diiiie" → "die"), and
