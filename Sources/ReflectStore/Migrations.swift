@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 13
+    static let schemaVersion = 14
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -427,6 +427,53 @@ enum Migrations {
                 t.column("updated_at", .text).notNull()
             }
             try db.execute(sql: "PRAGMA user_version = 13")
+        }
+        register("v14: answers keyed by session and step alone; achievements recorded for every stored history") { db in
+            // The answer row is the durable write before every next prompt.
+            // A rowid table kept its (session_id, step) key as a second
+            // b-tree, so each answer wrote both to the log; keyed WITHOUT
+            // ROWID, the row is stored in its key's b-tree: one page less
+            // per answer (BENCHMARKS.md). Same columns, checks and foreign
+            // key. The related-entries triggers are dropped with the old
+            // table and made again on the new one, as v13 made them.
+            try db.execute(sql: "DROP TRIGGER IF EXISTS answer_search_update")
+            try db.execute(sql: "DROP TRIGGER IF EXISTS answer_search_delete")
+            try db.execute(sql: """
+                CREATE TABLE answer_v14 (
+                    session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+                    step TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    question TEXT NOT NULL,
+                    value TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('answer', 'draft')),
+                    answered_at TEXT NOT NULL,
+                    safety TEXT,
+                    options TEXT,
+                    PRIMARY KEY (session_id, step)) WITHOUT ROWID
+                """)
+            try db.execute(sql: """
+                INSERT INTO answer_v14 (session_id, step, position, kind, question, value, state, answered_at, safety, options)
+                    SELECT session_id, step, position, kind, question, value, state, answered_at, safety, options FROM answer
+                """)
+            try db.execute(sql: "DROP TABLE answer")
+            try db.execute(sql: "ALTER TABLE answer_v14 RENAME TO answer")
+            try db.execute(sql: """
+                CREATE TRIGGER answer_search_update AFTER UPDATE OF session_id, step, kind, value, state, safety ON answer BEGIN
+                    DELETE FROM entry_text WHERE session_id = old.session_id AND step = old.step;
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER answer_search_delete AFTER DELETE ON answer BEGIN
+                    DELETE FROM entry_text WHERE session_id = old.session_id AND step = old.step;
+                END
+                """)
+            // Achievements are now worked out from the days around each new
+            // one (Store.markActivity), which needs every stored history to
+            // have what it earned recorded: an import could leave that
+            // undone until the next new day. Done once here, for everyone.
+            try Store.recordAllAchievements(in: db)
+            try db.execute(sql: "PRAGMA user_version = 14")
         }
         return m
     }

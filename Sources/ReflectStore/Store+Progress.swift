@@ -61,33 +61,96 @@ extension Store {
     /// step day, and any achievement this newly earns (recorded once, with
     /// the day it was earned). Every kind of logged action goes through
     /// here, inside the transaction that stores the action itself.
+    ///
+    /// Achievements are worked out incrementally: a new day of a set they
+    /// read (``AchievementTrack``) is looked at with the few days around it
+    /// (``AchievementTrack/window(around:)``), never the whole history, so
+    /// an answer costs the same after ten years of activity. That records
+    /// exactly what a full recomputation would, because every write keeps
+    /// each achievement the stored history earned recorded (here; import
+    /// and reset recompute in full: ``recordAchievements(user:in:)``).
+    /// Marks of several days in one call (a back-fill) are recomputed in
+    /// full, once, as before: an earlier day of the batch can complete a run
+    /// that reaches a length before a later one does.
     public static func markActivity(_ marks: [ActivityMark], user: String, in db: Database) throws {
         guard !marks.isEmpty else { return }
         let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)")
         let step = try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
-        // Achievements are recomputed (a read of the person's whole
-        // history) only when what they read changed: a new showed-up day,
-        // or a new mark of a step they count (``AchievementRules/reads(_:)``);
-        // not for every answer.
-        var changed = false
+        if marks.contains(where: { $0.day != marks[0].day }) {
+            var changed = false
+            for m in marks {
+                try day.execute(arguments: [user, m.day.ordinal])
+                changed = changed || db.changesCount > 0
+                try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
+                changed = changed || (db.changesCount > 0 && AchievementRules.reads(m))
+            }
+            if changed { try recordAchievements(user: user, in: db) }
+            return
+        }
+        // One day: each new day of a set is looked at right after it is
+        // stored (the sets are independent, and each gains at most this
+        // day): the history before it has everything it earned recorded,
+        // which is what makes its window enough (``AchievementTrack``).
+        var reset: CalendarDay??
+        func added(_ track: AchievementTrack, _ m: ActivityMark) throws {
+            if reset == nil { reset = .some(try resetDay(user: user, in: db)) }
+            var window = track.window(around: m.day)
+            if let r = reset ?? nil {
+                guard m.day > r else { return }
+                window = max(window.lowerBound, r.adding(days: 1))...window.upperBound
+            }
+            let nearby = try days(of: track, user: user, mark: m, in: window, db: db)
+            let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
+            for (achievement, earnedOn) in track.earned(by: nearby) {
+                try insert.execute(arguments: [user, achievement.key, earnedOn.description])
+            }
+        }
         for m in marks {
             try day.execute(arguments: [user, m.day.ordinal])
-            changed = changed || db.changesCount > 0
+            if db.changesCount > 0 { try added(.showedUp, m) }
             try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
-            changed = changed || (db.changesCount > 0 && AchievementRules.reads(m))
+            if db.changesCount > 0, let track = AchievementTrack(mark: m) { try added(track, m) }
         }
-        if changed { try recordAchievements(user: user, in: db) }
     }
 
-    /// Records the achievements the person's history earned and that are
-    /// not recorded yet (``AchievementRules``, after their last reset).
-    static func recordAchievements(user: String, in db: Database) throws {
-        let reset = try Int.fetchOne(db.cachedStatement(sql: "SELECT day FROM achievement_reset WHERE user = ?"), arguments: [user])
+    /// The days of `track` within `range` (step marks: of the mark's flow, step and kind).
+    private static func days(of track: AchievementTrack, user: String, mark: ActivityMark, in range: ClosedRange<CalendarDay>,
+                             db: Database) throws -> ShowedUpDays {
+        let days: [Int]
+        if track == .showedUp {
+            days = try Int.fetchAll(db.cachedStatement(sql: "SELECT day FROM showed_up_day WHERE user = ? AND day BETWEEN ? AND ? ORDER BY day"),
+                                    arguments: [user, range.lowerBound.ordinal, range.upperBound.ordinal])
+        } else {
+            days = try Int.fetchAll(db.cachedStatement(sql: """
+                SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? AND day BETWEEN ? AND ? ORDER BY day
+                """), arguments: [user, mark.flow, mark.step, mark.kind.rawValue, range.lowerBound.ordinal, range.upperBound.ordinal])
+        }
+        return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
+    }
+
+    static func resetDay(user: String, in db: Database) throws -> CalendarDay? {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT day FROM achievement_reset WHERE user = ?"), arguments: [user])
             .map(CalendarDay.init(ordinal:))
-        let history = try achievementHistory(user: user, in: db).after(reset)
+    }
+
+    /// Records every achievement the person's history earned that is not
+    /// recorded yet (``AchievementRules``, after their last reset): the
+    /// full recomputation, reading the whole history. Run where the
+    /// history changes other than through ``markActivity(_:user:in:)``
+    /// (import, reset, migration v14), so that every stored history has
+    /// what it earned recorded: what the incremental form relies on.
+    static func recordAchievements(user: String, in db: Database) throws {
+        let history = try achievementHistory(user: user, in: db).after(try resetDay(user: user, in: db))
         let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
         for (achievement, day) in AchievementRules.earned(by: history) {
             try insert.execute(arguments: [user, achievement.key, day.description])
+        }
+    }
+
+    /// ``recordAchievements(user:in:)`` for every person with activity stored.
+    static func recordAllAchievements(in db: Database) throws {
+        for user in try String.fetchAll(db, sql: "SELECT DISTINCT user FROM showed_up_day UNION SELECT DISTINCT user FROM step_day") {
+            try recordAchievements(user: user, in: db)
         }
     }
 
@@ -194,6 +257,9 @@ extension Store {
             try db.execute(sql: "DELETE FROM achievement WHERE user = ?", arguments: [user])
             try db.execute(sql: "INSERT INTO achievement_reset (user, day) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET day = excluded.day",
                            arguments: [user, day.ordinal])
+            // What the days after `day` already earned (none, when `day` is
+            // today) is recorded now, as the incremental rules expect.
+            try Store.recordAchievements(user: user, in: db)
         }
     }
 }
@@ -277,6 +343,11 @@ extension Store {
         }
         for r in p.achievementResets {
             try db.execute(sql: "INSERT OR IGNORE INTO achievement_reset (user, day) VALUES (?, ?)", arguments: [r.user, r.day.ordinal])
+        }
+        // The imported days may earn what neither file recorded (two
+        // devices' halves of one streak): recorded now, as every write keeps it.
+        for user in Set(p.showedUpDays.map(\.user) + p.stepDays.map(\.user) + p.achievementResets.map(\.user)).sorted() {
+            try recordAchievements(user: user, in: db)
         }
         for c in p.celebrations {
             // A celebration of a session the file does not hold has none.

@@ -81,7 +81,7 @@ extension Store {
             let options = answer.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
                                            answer.value, answer.state, answer.answeredAt, answer.safety, options])
-            try Store.indexAnswers(session: answer.sessionID, step: answer.step, in: db)
+            try Store.indexAnswer(answer, in: db)
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }

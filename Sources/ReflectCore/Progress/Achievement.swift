@@ -87,30 +87,100 @@ public enum AchievementRules {
     /// showed-up days): a new mark of any other step, on a day already
     /// showed up, cannot earn anything, so the store does not recompute.
     public static func reads(_ mark: ActivityMark) -> Bool {
-        switch mark.kind {
-        case .completed: mark.flow == morningFlow && mark.step.isEmpty
-        case .positive: mark.flow == eveningFlow && mark.step == prepStep.rawValue
-        case .saved: mark.flow == morningFlow && mark.step == stressStep.rawValue
-        case .logged: false
-        }
+        AchievementTrack(mark: mark) != nil
     }
 
     /// Every achievement the history earned, with the day it was earned,
     /// in order of that day (then key).
     public static func earned(by history: AchievementHistory) -> [(achievement: Achievement, day: CalendarDay)] {
         var out: [(Achievement, CalendarDay)] = []
-        for n in Achievement.streakLengths {
-            if let day = history.showedUp.firstDayReaching(n) { out.append((.streak(n), day)) }
-        }
-        if let day = history.morningsCompleted.firstDayReaching(7) { out.append((.firstWeekMorning, day)) }
-        if let day = history.stressResponses.days.first { out.append((.firstStressResponse, day)) }
-        var perWeek: [String: (count: Int, day: CalendarDay)] = [:]
-        for day in history.eveningsWithPrepDone.days {
-            let week = day.isoWeek
-            let n = (perWeek[week]?.count ?? 0) + 1
-            perWeek[week] = (n, n == 5 ? day : perWeek[week]?.day ?? day)
-            if n == 5 { out.append((.weeklyConsistency(week: week), day)) }
-        }
+        out += AchievementTrack.showedUp.earned(by: history.showedUp)
+        out += AchievementTrack.morningsCompleted.earned(by: history.morningsCompleted)
+        out += AchievementTrack.stressResponses.earned(by: history.stressResponses)
+        out += AchievementTrack.eveningsWithPrepDone.earned(by: history.eveningsWithPrepDone)
         return out.sorted { ($0.1, $0.0.key) < ($1.1, $1.0.key) }
+    }
+}
+
+/// One of the day sets of ``AchievementHistory``, with the achievements it
+/// alone decides, and what a new day of it can change: the incremental
+/// form of ``AchievementRules/earned(by:)``.
+///
+/// Contract of the incremental form: when every achievement a history
+/// earned is recorded (insert-or-ignore, first day kept), and one day `d`
+/// joins a track's set, then recording ``earned(by:)`` of only the set's
+/// days within ``window(around:)`` of `d` records exactly what recording
+/// ``AchievementRules/earned(by:)`` of the whole history would: every
+/// achievement already earned is recorded (recording it again changes
+/// nothing), and one not yet earned can only be earned by the run or week
+/// `d` belongs to, which lies within the window. So the store reads a few
+/// days around each new one, never the whole history
+/// (`AchievementIncrementalTests` hold the two to the same results).
+public enum AchievementTrack: Sendable, CaseIterable {
+    /// Days anything was logged: `streak_N`.
+    case showedUp
+    /// Morning check-ins completed: `first_week_morning`.
+    case morningsCompleted
+    /// Evenings with a prep item Done: `weekly_consistency:<week>`.
+    case eveningsWithPrepDone
+    /// Morning stress plans saved: `first_stress_response`.
+    case stressResponses
+
+    /// The run of consecutive days `first_week_morning` asks for.
+    static let morningRun = 7
+    /// Evenings in one ISO week `weekly_consistency` asks for.
+    static let eveningsPerWeek = 5
+
+    /// The track a step mark feeds (nil: a mark no achievement reads;
+    /// showed-up days come from every mark's day, not from a step mark).
+    public init?(mark: ActivityMark) {
+        switch mark.kind {
+        case .completed where mark.flow == AchievementRules.morningFlow && mark.step.isEmpty: self = .morningsCompleted
+        case .positive where mark.flow == AchievementRules.eveningFlow && mark.step == AchievementRules.prepStep.rawValue:
+            self = .eveningsWithPrepDone
+        case .saved where mark.flow == AchievementRules.morningFlow && mark.step == AchievementRules.stressStep.rawValue:
+            self = .stressResponses
+        default: return nil
+        }
+    }
+
+    /// What this set of days earns, alone.
+    public func earned(by days: ShowedUpDays) -> [(achievement: Achievement, day: CalendarDay)] {
+        switch self {
+        case .showedUp:
+            return Achievement.streakLengths.compactMap { n in days.firstDayReaching(n).map { (.streak(n), $0) } }
+        case .morningsCompleted:
+            return days.firstDayReaching(Self.morningRun).map { [(.firstWeekMorning, $0)] } ?? []
+        case .stressResponses:
+            return days.days.first.map { [(.firstStressResponse, $0)] } ?? []
+        case .eveningsWithPrepDone:
+            var out: [(Achievement, CalendarDay)] = []
+            var week = "", count = 0
+            for day in days.days {
+                let w = day.isoWeek
+                if w != week { (week, count) = (w, 0) }
+                count += 1
+                if count == Self.eveningsPerWeek { out.append((.weeklyConsistency(week: w), day)) }
+            }
+            return out
+        }
+    }
+
+    /// The days whose presence decides what `day` joining this set can
+    /// newly earn: the runs of up to 30 (7) days through it, its ISO week,
+    /// or the day itself (the first stress plan).
+    public func window(around day: CalendarDay) -> ClosedRange<CalendarDay> {
+        switch self {
+        case .showedUp:
+            let reach = (Achievement.streakLengths.max() ?? 1) - 1
+            return day.adding(days: -reach)...day.adding(days: reach)
+        case .morningsCompleted:
+            return day.adding(days: -(Self.morningRun - 1))...day.adding(days: Self.morningRun - 1)
+        case .eveningsWithPrepDone:
+            let monday = day.isoWeekStart
+            return monday...monday.adding(days: 6)
+        case .stressResponses:
+            return day...day
+        }
     }
 }

@@ -27,19 +27,10 @@ extension Theme: DatabaseValueConvertible {}
 /// An answer is stored as its JSON (`AnswerValue`'s coding, keys sorted):
 /// `7`, `"The meeting"`, `{"skipped":true}`.
 extension AnswerValue: DatabaseValueConvertible {
-    /// One encoder for every write (this is the durable write's hot path;
-    /// JSONEncoder is safe to share once configured).
-    private static let encoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = .sortedKeys
-        return e
-    }()
-
     public var databaseValue: DatabaseValue {
         // Encoding an AnswerValue cannot fail (no floats); NULL would be
         // refused by the column's NOT NULL, never stored silently.
-        guard let data = try? AnswerValue.encoder.encode(self) else { return .null }
-        return String(decoding: data, as: UTF8.self).databaseValue
+        storedJSON?.databaseValue ?? .null
     }
 
     public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> AnswerValue? {

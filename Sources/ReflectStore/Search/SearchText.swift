@@ -36,9 +36,32 @@ enum SearchText {
         return indexed.isEmpty ? nil : indexed
     }
 
+    /// The indexed form of an answer as the store writes it: its text
+    /// (``indexed(_:)``) when it is a kept, unflagged free-text answer, nil
+    /// otherwise. The same as the SQL function over the stored JSON, as
+    /// ``Store/indexAnswers(session:step:in:)`` selects (`SearchTextTests`
+    /// hold the two to the same results), without decoding the JSON again.
+    static func body(of answer: AnswerRecord) -> String? {
+        guard answer.kind == .text, answer.state == .answer, answer.safety == nil, case .text(let text) = answer.value else { return nil }
+        let body = indexed(text)
+        return body.isEmpty ? nil : body
+    }
+
     /// The text as the tokenizer should see it: runs of Han, kana and Hangul
-    /// as overlapping pairs, everything else unchanged.
+    /// as overlapping pairs, everything else unchanged. ASCII text is its
+    /// own indexed form (compatibility mapping leaves it as it is, and it
+    /// holds no paired script): returned as it is.
     static func indexed(_ text: String) -> String {
+        var ascii = true
+        for b in text.utf8 where b >= 0x80 {
+            ascii = false
+            break
+        }
+        return ascii ? text : indexedInFull(text)
+    }
+
+    /// ``indexed(_:)`` for any text: the general path.
+    static func indexedInFull(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         var run: [Unicode.Scalar] = []
         func flush() {

@@ -90,23 +90,35 @@ extension Store {
 }
 
 extension Store {
+    /// Indexes one answer just written (the durable write's path): its
+    /// indexed form made here (``SearchText/body(of:)``), not by the SQL
+    /// function over its JSON; the same rows as
+    /// ``indexAnswers(session:step:in:)`` for that step.
+    static func indexAnswer(_ answer: AnswerRecord, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM entry_text WHERE session_id = ? AND step = ?")
+            .execute(arguments: [answer.sessionID, answer.step])
+        guard let body = SearchText.body(of: answer) else { return }
+        try db.cachedStatement(sql: "INSERT INTO entry_text (session_id, step, body) VALUES (?, ?, ?)")
+            .execute(arguments: [answer.sessionID, answer.step, body])
+    }
+
     /// Puts the kept, unflagged free-text answers of `session` (one `step`,
     /// or all) into the related-entries index, replacing what was there for
-    /// them. Called by every write of answers (``recordAnswer``, import), in
+    /// them. Called by import (``recordAnswer`` uses ``indexAnswer(_:in:)``), in
     /// their transaction; an answer changed or deleted leaves the index by
     /// the table's triggers (migration v13).
     static func indexAnswers(session: String, step: StepID? = nil, in db: Database) throws {
         let only = step == nil ? "" : " AND step = ?"
         var arguments: StatementArguments = [session]
         if let step { arguments += [step.rawValue] }
-        // Cached: this runs with every answer (the durable write's path).
+        // Cached: an import runs this once per session.
         try db.cachedStatement(sql: "DELETE FROM entry_text WHERE session_id = ?" + only).execute(arguments: arguments)
         try db.cachedStatement(sql: """
             INSERT INTO entry_text (session_id, step, body)
                 SELECT session_id, step, \(SearchText.sqlName)(value) FROM answer
                 WHERE session_id = ?\(only) AND state = 'answer' AND safety IS NULL AND kind = 'text'
                   AND \(SearchText.sqlName)(value) IS NOT NULL
-                ORDER BY rowid
+                ORDER BY position, step
             """).execute(arguments: arguments)
     }
 }

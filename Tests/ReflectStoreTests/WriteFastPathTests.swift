@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import Testing
+import ReflectCore
+@testable import ReflectStore
+
+// Issue 20: the durable answer write's fast paths, each held to the general
+// path it replaces over many random inputs: the stored JSON (JSONEncoder),
+// the indexed form of ASCII text (compatibility mapping, pairing), and the
+// search index row made in Swift (the SQL function over the stored JSON).
+
+/// Random text: ASCII with JSON's special characters and every control
+/// character, Latin with accents (composed and not), full-width forms,
+/// ligatures, Han, kana, Hangul (syllables and jamo), emoji.
+private func randomText(_ rng: inout SeededRandom) -> String {
+    let pools: [[Unicode.Scalar]] = [
+        Array("abcdefghijklmnopqrstuvwxyz ABCXYZ 0123456789.,;:!?'-()[]{}<>@#$%^&*_+=~`|".unicodeScalars),
+        Array("\"\\/".unicodeScalars) + (UInt8(1)..<0x20).map(Unicode.Scalar.init) + [Unicode.Scalar(UInt8(0x7F))],
+        Array("éèêëàâäôöûüçñÉÀÖ\u{301}\u{308}".unicodeScalars),
+        Array("ＡＢＣａｂｃ１２３！？ﬁﬂ①²™".unicodeScalars),
+        Array("明日の会議が怖いです私は東京".unicodeScalars),
+        Array("ひらがなカタカナｶﾀｶﾅ".unicodeScalars),
+        Array("회의가를오늘정말힘들었다\u{1100}\u{1161}".unicodeScalars),
+        Array("😀🙂👍🏽‍\u{2028}\u{2029}\u{FEFF}".unicodeScalars),
+    ]
+    var out = String.UnicodeScalarView()
+    let asciiOnly = Bool.random(using: &rng)
+    for _ in 0..<Int.random(in: 0...40, using: &rng) {
+        let pool = asciiOnly ? pools[Int.random(in: 0...1, using: &rng)] : pools.randomElement(using: &rng)!
+        out.append(pool.randomElement(using: &rng)!)
+    }
+    return String(out)
+}
+
+@Suite("The durable write's fast paths")
+struct WriteFastPathTests {
+    @Test("an answer's stored JSON is JSONEncoder's, byte for byte, for random values of every kind")
+    func storedJSON() throws {
+        var rng = SeededRandom(seed: 7)
+        for i in 0..<20_000 {
+            let value: AnswerValue = switch i % 8 {
+            case 0, 1, 2: .text(randomText(&rng))
+            case 3: .integer(Int.random(in: Int.min...Int.max, using: &rng) >> Int.random(in: 0...63, using: &rng))
+            case 4: .boolean(Bool.random(using: &rng))
+            case 5: .choice(randomText(&rng))
+            case 6: .checklist([randomText(&rng) + "1": .done, randomText(&rng) + "2": .skip])
+            default: [.acknowledged, .skipped, .number(7.25), .choices([randomText(&rng), "b"]), .text("a\u{0}b")].randomElement(using: &rng)!
+            }
+            let fast = try #require(value.storedJSON)
+            #expect(fast == value.encodedJSON, "\(value)")
+            // And it reads back as the same value.
+            #expect(AnswerValue.fromDatabaseValue(fast.databaseValue) == value)
+        }
+    }
+
+    @Test("ASCII text is its own indexed form: the same as the full compatibility mapping and pairing")
+    func indexedASCII() {
+        var rng = SeededRandom(seed: 8)
+        for _ in 0..<20_000 {
+            let text = randomText(&rng)
+            #expect(SearchText.indexed(text) == SearchText.indexedInFull(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test("the index row the answer write makes in Swift is the one the SQL function makes from the stored answer")
+    func indexRow() throws {
+        var rng = SeededRandom(seed: 9)
+        let store = try temporaryStore()
+        try store.beginSession(session("s"))
+        for i in 0..<600 {
+            let kind: PromptKind = [.text, .text, .text, .singleChoice, .intensity].randomElement(using: &rng)!
+            let value: AnswerValue = switch Int.random(in: 0..<6, using: &rng) {
+            case 0: .skipped
+            case 1: .integer(Int.random(in: 0...10, using: &rng))
+            case 2: .choice("a")
+            default: .text(randomText(&rng))
+            }
+            let step = "q\(Int.random(in: 0..<40, using: &rng))"
+            let a = AnswerRecord(sessionID: "s", step: StepID(stringLiteral: step), position: i, kind: kind, question: "Q?", value: value,
+                                 state: Int.random(in: 0..<6, using: &rng) == 0 ? .draft : .answer, answeredAt: "2026-11-22T20:00:00Z",
+                                 safety: Int.random(in: 0..<8, using: &rng) == 0 ? .selfHarm : nil)
+            try store.recordAnswer(a)
+            // The general path, over the row as stored.
+            let (general, fast) = try store.writer.read { db in
+                (try String.fetchOne(db, sql: """
+                    SELECT \(SearchText.sqlName)(value) FROM answer
+                    WHERE session_id = 's' AND step = ? AND state = 'answer' AND safety IS NULL AND kind = 'text'
+                    """, arguments: [step]),
+                 try String.fetchOne(db, sql: "SELECT body FROM entry_text WHERE session_id = 's' AND step = ?", arguments: [step]))
+            }
+            #expect(fast == general, "\(a)")
+            #expect(SearchText.body(of: a) == general)
+        }
+        // The whole index is what re-indexing the session the general way gives.
+        let before = try store.writer.read { db in try Row.fetchAll(db, sql: "SELECT step, body FROM entry_text ORDER BY step") }
+        try store.write { db in try Store.indexAnswers(session: "s", in: db) }
+        let after = try store.writer.read { db in try Row.fetchAll(db, sql: "SELECT step, body FROM entry_text ORDER BY step") }
+        #expect(before == after)
+        #expect(before.count > 5)
+        // The full-text index agrees with its content table.
+        try store.write { db in try db.execute(sql: "INSERT INTO entry_search (entry_search, rank) VALUES ('integrity-check', 1)") }
+    }
+}
