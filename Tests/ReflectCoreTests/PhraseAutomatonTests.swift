@@ -70,6 +70,29 @@ struct PhraseAutomatonTests {
         #expect(m.match("this is my thing number 43210 today") == nil)
     }
 
+    @Test("more states with many children than there are full rows: the shallowest get them, and every occurrence is still found")
+    func moreBusyStatesThanRows() throws {
+        // 1,500 states with four children each, at depth 4–7, beside a few
+        // shallow ones: more than `maxRows` candidates for a row.
+        var phrases: [String] = ["a b", "a c", "a d", "a e", "ab", "ac", "ad", "ae"]
+        for i in 0..<1500 { for tail in ["a", "b", "c", "d"] { phrases.append("w\(i) \(tail)") } }
+        let lexicon = PhraseLexicon(priority: ["x"], phrases: ["x": phrases])
+        let matcher = try PhraseMatcher(lexicon, mode: .wordBoundary)
+        let reference = try ReferencePhraseMatcher(lexicon, mode: .wordBoundary)
+        #expect(matcher.stateCount > PhraseAutomaton.maxRows)
+        var rng = Rng(state: 17)
+        let words = ["a", "b", "c", "d", "e", "ab", "ac", "w1", "w12", "w999", "w1499", "w1500", "x", " ", ","]
+        for _ in 0..<300 {
+            let text = (0..<rng.next(20)).map { _ in words[rng.next(words.count)] }.joined(separator: rng.next(3) == 0 ? "" : " ")
+            let t = TextNormalizer.bytes(text)
+            let (want, got) = t.withUnsafeBufferPointer { buf in
+                (reference.occurrences(normalized: buf).map { [$0.start, $0.end, $0.category] },
+                 matcher.occurrences(normalized: buf).map { [$0.start, $0.end, $0.category] })
+            }
+            #expect(got == want, "\(text.debugDescription)")
+        }
+    }
+
     @Test("a compiled matcher read back from bytes matches exactly as the original")
     func roundTrip() throws {
         var rng = Rng(state: 3)

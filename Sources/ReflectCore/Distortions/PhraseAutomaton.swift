@@ -17,7 +17,8 @@ final class PhraseAutomaton: @unchecked Sendable {
     let states: Int
     let phrases: Int
     /// Full transition rows (256 entries, failure links already followed)
-    /// for the root and the states with the most children: row r of
+    /// for the root and the shallowest states with at least
+    /// ``rowMinimumChildren`` children: row r of
     /// ``rows`` belongs to the state whose ``dense`` entry is r.
     let rowCount: Int
     private let rowTable: UnsafeMutablePointer<Int32>
@@ -120,9 +121,13 @@ final class PhraseAutomaton: @unchecked Sendable {
         // Children ranges: states 1..<n grouped by parent, parents ascending.
         var childCount = [Int32](repeating: 0, count: n)
         for s in 1..<max(n, 1) { childCount[Int(newParent[s])] += 1 }
-        // Full rows for the root and the busiest states.
+        // Full rows for the root and the states with many children, the
+        // shallowest first (states are numbered by depth): a scan spends
+        // most of its bytes near the root, and phrases added deep in the
+        // trie (a long list's tails) cannot take the rows of the states
+        // every text passes through, so a text's cost does not grow with
+        // the list.
         let busy = (1..<max(n, 1)).filter { childCount[$0] >= PhraseAutomaton.rowMinimumChildren }
-            .sorted { childCount[$0] != childCount[$1] ? childCount[$0] > childCount[$1] : $0 < $1 }
             .prefix(PhraseAutomaton.maxRows - 1)
         self.init(states: n, phrases: phrases.count, rows: 1 + busy.count)
         for v in 0..<n {
