@@ -80,6 +80,7 @@ enum LuaCodec {
         var reader = Reader(buffer: buffer, owner: owner, allowance: maxHostBytes)
         if buffer.count > maxHostBytes { throw reader.overAllowance(nil) }
         var values: [LuaValue] = []
+        values.reserveCapacity(4)
         while !reader.atEnd {
             reader.path.root = values.count + 1
             values.append(try reader.value())
@@ -162,7 +163,7 @@ enum LuaCodec {
                 let narr = Int(try read(UInt32.self))
                 let nrec = Int(try read(UInt32.self))
                 var fields: [LuaKey: LuaValue] = [:]
-                fields.reserveCapacity(min(narr + nrec, 1 << 16))
+                if narr + nrec > 0 { fields.reserveCapacity(min(narr + nrec, 1 << 16)) }
                 for i in 0..<narr {
                     path.parts.append(.index(i + 1))
                     let v = try value()

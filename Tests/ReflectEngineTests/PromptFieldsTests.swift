@@ -39,3 +39,22 @@ struct PromptFieldsTests {
         }
     }
 }
+
+/// ``TextMemo`` (a run's memo of verdicts) gives what computing gives, for
+/// random texts, repeats and more texts than it holds.
+@Suite("Text memo")
+struct TextMemoTests {
+    @Test("remembered results equal computed ones, across clears")
+    func agreesWithComputing() {
+        var memo = TextMemo<Int>()
+        var computed = 0
+        var x: UInt64 = 0x5851_F42D_4C95_7F2D
+        for _ in 0..<20_000 {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17
+            let text = String(repeating: "é", count: Int(x % 3)) + "answer \(x % 150)"
+            let got = memo.value(for: text) { computed += 1; return $0.utf8.count * 31 + $0.unicodeScalars.count }
+            #expect(got == text.utf8.count * 31 + text.unicodeScalars.count)
+        }
+        #expect(computed < 20_000) // repeats were remembered
+    }
+}

@@ -76,3 +76,32 @@ private final class ThemeJournal: SessionJournal {
     func probed(step: StepID) throws {}
     func finished(_ summary: DoneSummary) throws {}
 }
+
+/// ``ThemeTagger/themes(in:)`` flags categories as matches come (any
+/// order); this checks it against the ordered occurrences collected in a
+/// set, on random texts made of every language's theme words.
+@Suite("Theme tagging against ordered occurrences")
+struct ThemeTaggingReferenceTests {
+    @Test("same themes as the set of ordered occurrences, on random texts", arguments: ["en", "de", "ja"])
+    func agreesWithOccurrences(tag: String) throws {
+        let language = try ThemeTaggingTests.library.language(for: tag)
+        let source = try #require(language.localizer.themeSource)
+        let lists = try #require(source.themes)
+        let matcher = try PhraseMatcher(lists.lexicon, mode: source.matching)
+        let words = lists.words.values.flatMap { $0 } + ["and", "the", "", "  ", "…", "x", "nicht", "。"]
+        var x: UInt64 = 0x1234_5678_9ABC_DEF1
+        for n in 0..<1500 {
+            var text = ""
+            for _ in 0..<(n % 7) {
+                x ^= x << 13; x ^= x >> 7; x ^= x << 17
+                text += words[Int(x % UInt64(words.count))] + (x & 1 == 0 ? " " : "")
+            }
+            var found = Set<Int>()
+            TextNormalizer.bytes(text).withUnsafeBufferPointer { b in
+                matcher.forEachOccurrence(normalized: b) { _, _, category in found.insert(category) }
+            }
+            let want = found.sorted().compactMap { Theme(rawValue: matcher.categories[$0]) }.sorted()
+            #expect(language.themes.themes(in: text) == want, "\(tag): \(text)")
+        }
+    }
+}

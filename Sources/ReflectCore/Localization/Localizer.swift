@@ -34,8 +34,8 @@ public struct Localizer: Sendable, Equatable {
     /// The text for `key` from the first locale in the chain that has it.
     public func string(_ key: String) -> String? {
         for locale in chain {
-            if let s = variantStrings[locale.tag]?[key] { return s }
-            if let s = overrides[locale.tag]?[key] { return s }
+            if !variantStrings.isEmpty, let s = variantStrings[locale.tag]?[key] { return s }
+            if !overrides.isEmpty, let s = overrides[locale.tag]?[key] { return s }
             if let s = locale.strings[key] { return s }
         }
         return nil

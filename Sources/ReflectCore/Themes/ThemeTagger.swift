@@ -18,12 +18,13 @@ public struct ThemeTagger: Sendable {
     /// The themes `text` mentions, each once, in ``Theme`` order.
     public func themes(in text: String) -> [Theme] {
         guard let matcher, !text.isEmpty else { return [] }
-        var found = Set<Int>()
+        // Which categories occur, not where: matches in any order, one flag each.
+        var found = [Bool](repeating: false, count: matcher.categories.count)
         let bytes = TextNormalizer.bytes(text)
         bytes.withUnsafeBufferPointer { buffer in
-            matcher.forEachOccurrence(normalized: buffer) { _, _, category in found.insert(category) }
+            matcher.forEachMatch(normalized: buffer) { _, _, category in found[category] = true }
         }
-        return found.sorted().compactMap { Theme(rawValue: matcher.categories[$0]) }.sorted()
+        return found.indices.filter { found[$0] }.compactMap { Theme(rawValue: matcher.categories[$0]) }.sorted()
     }
 }
 

@@ -417,16 +417,16 @@ public struct FlowAPI {
 
     /// Answers handed to a provider: a flagged answer is never passed on,
     /// as it is never quoted.
-    private static func texts(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> [String] {
+    private static func texts(_ value: LuaValue, _ language: Language, what: @autoclosure () -> String, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> [String] {
         let list = value.tableValue?.sequence ?? []
-        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
+        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what()): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var out: [String] = []
         for v in list {
             switch v {
             case .string(let s):
-                out.append(screen(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what): an input")) == .ok ? s : "")
+                out.append(screen(try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what()): an input")) == .ok ? s : "")
             case .nil: out.append("")
-            default: throw LuaHostError("\(what) must be texts, got \(v.typeName)")
+            default: throw LuaHostError("\(what()) must be texts, got \(v.typeName)")
             }
         }
         return out
@@ -434,43 +434,43 @@ public struct FlowAPI {
 
     /// Answers quoted into a text (as a prompt's `args`): a non-answer or a
     /// flagged answer becomes "" (and the `static` wording is used).
-    private static func quotableArgs(_ value: LuaValue, _ language: Language, what: String, screen: (String) -> SafetyVerdict,
+    private static func quotableArgs(_ value: LuaValue, _ language: Language, what: @autoclosure () -> String, screen: (String) -> SafetyVerdict,
                                      nonAnswer: ((String) -> Bool)?) throws(LuaHostError) -> [String] {
         let list = value.tableValue?.sequence ?? []
-        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
+        guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what()): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var args: [String] = []
         for v in list {
             switch v {
             case .string(let s):
-                _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what): an answer")
+                _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what()): an answer")
                 let quotable = !(nonAnswer ?? { language.probe?.isNonAnswer($0) == true })(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
-            default: throw LuaHostError("\(what) must be texts (answers), got \(v.typeName)")
+            default: throw LuaHostError("\(what()) must be texts (answers), got \(v.typeName)")
             }
         }
         return args
     }
 
-    private static func seconds(_ value: LuaValue, what: String) throws(LuaHostError) -> Duration {
+    private static func seconds(_ value: LuaValue, what: @autoclosure () -> String) throws(LuaHostError) -> Duration {
         guard let seconds = value.finiteNumber else { return .milliseconds(1500) }
-        guard seconds > 0, seconds <= 30 else { throw LuaHostError("\(what): 'timeout' must be between 0 and 30 seconds") }
+        guard seconds > 0, seconds <= 30 else { throw LuaHostError("\(what()): 'timeout' must be between 0 and 30 seconds") }
         return .milliseconds(Int64(seconds * 1000))
     }
 
     /// `framework` and `distortion` (a type name as `s:distortion` returns it).
-    private static func context(_ t: LuaTable, _ language: Language, what: String) throws(LuaHostError) -> GenerationContext {
+    private static func context(_ t: LuaTable, _ language: Language, what: @autoclosure () -> String) throws(LuaHostError) -> GenerationContext {
         var c = GenerationContext(locale: language.tag, personality: language.personality)
         if let f = t["framework"].stringValue {
-            guard StepID.isValid(f), f.utf8.count <= 40 else { throw LuaHostError("\(what): 'framework' must be a short id (cbt, act, ba)") }
+            guard StepID.isValid(f), f.utf8.count <= 40 else { throw LuaHostError("\(what()): 'framework' must be a short id (cbt, act, ba)") }
             c.framework = f
         }
         switch t["distortion"] {
         case .nil: break
         case .string(let d):
-            guard let type = DistortionType(rawValue: d) else { throw LuaHostError("\(what): 'distortion' must be a type s:distortion returns, got '\(d.prefix(40))'") }
+            guard let type = DistortionType(rawValue: d) else { throw LuaHostError("\(what()): 'distortion' must be a type s:distortion returns, got '\(d.prefix(40))'") }
             c.distortion = type
-        default: throw LuaHostError("\(what): 'distortion' must be a type s:distortion returns")
+        default: throw LuaHostError("\(what()): 'distortion' must be a type s:distortion returns")
         }
         return c
     }

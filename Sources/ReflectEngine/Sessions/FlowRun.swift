@@ -19,8 +19,8 @@ final class FlowRun: FlowAPI.Host {
     /// What the API accepted last (a prompt or a generation request), and
     /// the token its yield carries.
     private var pending: (token: Int64, yield: FlowYield)?
-    private var asked = Set<StepID>()
-    private var requested = Set<StepID>()
+    private var asked = Set<StepID>(minimumCapacity: 16)
+    private var requested = Set<StepID>(minimumCapacity: 4)
     private var distortionCalls = 0
     /// Bounds what `print` sends to the author's log, per step.
     private let printGate = PrintGate()
@@ -34,26 +34,16 @@ final class FlowRun: FlowAPI.Host {
     /// every prompt from then on uses them.
     private var readExperiments: [String] = []
     /// Verdicts of the texts this run has screened, so that an answer
-    /// quoted into a later prompt is not screened twice (bounded: cleared
-    /// when it holds ``maxRemembered`` texts).
-    private var verdicts: [String: SafetyVerdict] = [:]
-    static let maxRemembered = 64
+    /// quoted into a later prompt is not screened twice.
+    private var verdicts = TextMemo<SafetyVerdict>()
 
     func screen(_ text: String) -> SafetyVerdict {
-        if let known = verdicts[text] { return known }
-        let verdict = language.safety.check(text)
-        if verdicts.count >= FlowRun.maxRemembered { verdicts.removeAll(keepingCapacity: true) }
-        verdicts[text] = verdict
-        return verdict
+        verdicts.value(for: text) { language.safety.check($0) }
     }
-    private var nonAnswers: [String: Bool] = [:]
+    private var nonAnswers = TextMemo<Bool>()
 
     func isNonAnswer(_ text: String) -> Bool {
-        if let known = nonAnswers[text] { return known }
-        let result = language.probe?.isNonAnswer(text) == true
-        if nonAnswers.count >= FlowRun.maxRemembered { nonAnswers.removeAll(keepingCapacity: true) }
-        nonAnswers[text] = result
-        return result
+        nonAnswers.value(for: text) { language.probe?.isNonAnswer($0) == true }
     }
     /// The celebration rules' entry points (`after(s, step, answer)` and
     /// `finish(s)`), when the flow's directory has rules.
