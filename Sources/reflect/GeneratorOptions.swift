@@ -31,13 +31,13 @@ struct GeneratorOptions: ParsableArguments {
                 throw ValidationError("--generator openai needs a server: set REFLECT_LLM_URL (e.g. http://127.0.0.1:8080/v1) and REFLECT_LLM_MODEL, "
                                       + "or the settings llm_url and llm_model")
             }
-            return OpenAIGenerator(configuration: configured, prompts: try PromptLibrary.load(library.root))
+            return OpenAIGenerator(configuration: configured, prompts: try library.prompts())
         }
     }
 
     /// Session options with the provider and the prompts (advice markers) set.
     func apply(to options: inout SessionOptions, language: Language, library: ContentLibrary, settings: Settings = Settings()) throws {
         options.generator = try make(language: language, library: library, settings: settings)
-        options.prompts = try PromptLibrary.load(library.root)
+        options.prompts = try library.prompts()
     }
 }

@@ -17,15 +17,20 @@ struct Reflect: ParsableCommand {
                       ProfileCommand.self, RateCommand.self])
 
     /// `reflect run …` is parsed as `run` alone first: building the parser
-    /// of every subcommand costs more than the rest of a start. Whatever
+    /// of every subcommand costs more than the rest of a start. Its plain
+    /// command lines are read without ArgumentParser's reflection
+    /// (``RunQuickParse``, same values); the rest by `Run.parse`. Whatever
     /// does not parse that way (help, a mistake, any other command) goes
     /// through the whole command tree, which prints the usual messages; an
     /// error thrown while running is reported exactly as the tree reports it.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "run", let command = try? Run.parse(Array(arguments.dropFirst())) {
-            do { try command.run() } catch { Reflect.exit(withError: error) }
-            return
+        if arguments.first == "run" {
+            let rest = Array(arguments.dropFirst())
+            if let command = RunQuickParse.parse(rest) ?? (try? Run.parse(rest)) {
+                do { try command.run() } catch { Reflect.exit(withError: error) }
+                return
+            }
         }
         Reflect.main(nil)
     }

@@ -48,7 +48,16 @@ extension FlowClock {
     /// The local day, YYYY-MM-DD.
     var day: String {
         let t = local
-        return String(format: "%04d-%02d-%02d", t.year, t.month, t.day)
+        return FlowClock.zeroPadded(t.year, 4) + "-" + FlowClock.zeroPadded(t.month, 2) + "-" + FlowClock.zeroPadded(t.day, 2)
+    }
+
+    /// `v` as `String(format: "%0<width>d", v)` writes it (a sign counts in
+    /// the width), without Foundation's formatter on the run path.
+    static func zeroPadded(_ v: Int, _ width: Int) -> String {
+        let digits = String(v.magnitude)
+        let sign = v < 0 ? "-" : ""
+        let pad = max(0, width - sign.count - digits.count)
+        return sign + String(repeating: "0", count: pad) + digits
     }
 }
 

@@ -239,9 +239,50 @@ public struct ContentLibrary: Sendable {
 
     /// The experiments that load; a malformed file is left out here (its
     /// people see control text) and reported by `reflect check`.
+    ///
+    /// With a cache directory, they are read parsed from ``CompiledCache``
+    /// when the cache holds them for exactly the files in `experiments/`
+    /// now (names and bytes), else parsed and stored there
+    /// (ParsedContentCache.swift): the same list either way.
     public func runnableExperiments() -> [ExperimentFile] {
+        guard cache.directory != nil else { return ContentLibrary.runnable(experimentFiles()) }
+        let files = ContentFileSet(directory: experimentsDirectory)
+        let key = files.key("experiments", format: CompiledCache.parsedFormat)
+        if let known = experimentMemo.runnable(key) { return known }
+        let list: [ExperimentFile]
+        if let cached = cache.experiments(files) {
+            list = cached
+        } else {
+            list = ContentLibrary.runnable(experimentFiles())
+            // Kept only when no file changed while it was parsed.
+            if ContentFileSet(directory: experimentsDirectory).key("experiments", format: CompiledCache.parsedFormat) == key {
+                cache.store(experiments: list, files: files)
+            }
+        }
+        experimentMemo.remember(key, list)
+        return list
+    }
+
+    private static func runnable(_ files: [(name: String, result: Result<ExperimentFile, EngineError>)]) -> [ExperimentFile] {
         var seen = Set<String>()
-        return experimentFiles().compactMap { try? $0.result.get() }.filter { seen.insert($0.experiment.key).inserted }
+        return files.compactMap { try? $0.result.get() }.filter { seen.insert($0.experiment.key).inserted }
+    }
+
+    /// `prompts/` (``PromptLibrary/load(_:)``): with a cache directory,
+    /// read parsed from ``CompiledCache`` when it holds exactly the files
+    /// there now, else parsed (a malformed file throws, as always) and,
+    /// when every file parses, stored there.
+    public func prompts() throws(EngineError) -> PromptLibrary {
+        guard cache.directory != nil else { return try PromptLibrary.load(root) }
+        let directory = root.url.appendingPathComponent("prompts", isDirectory: true)
+        let files = ContentFileSet(directory: directory)
+        if let cached = cache.prompts(files) { return cached }
+        let library = try PromptLibrary.load(root)
+        let key = files.key("prompts", format: CompiledCache.parsedFormat)
+        if ContentFileSet(directory: directory).key("prompts", format: CompiledCache.parsedFormat) == key {
+            cache.store(prompts: library, files: files)
+        }
+        return library
     }
 
     /// The person's arms for a session starting in `context`: each
@@ -275,10 +316,26 @@ public struct ContentLibrary: Sendable {
 }
 
 /// Experiment files already parsed by one library, by path, with the size
-/// and modification time they had.
+/// and modification time they had; and the runnable list last read
+/// through the cache (a run asks for it twice: for the person's arms, then
+/// for the language).
 private final class ExperimentMemo: @unchecked Sendable {
     private let lock = NSLock()
     private var parsed: [String: (stamp: String, result: Result<ExperimentFile, EngineError>)] = [:]
+    /// The runnable experiments last read through the cache, by cache key.
+    private var runnable: (key: String, list: [ExperimentFile])?
+
+    func runnable(_ key: String) -> [ExperimentFile]? {
+        lock.lock()
+        defer { lock.unlock() }
+        return runnable?.key == key ? runnable?.list : nil
+    }
+
+    func remember(_ key: String, _ list: [ExperimentFile]) {
+        lock.lock()
+        runnable = (key, list)
+        lock.unlock()
+    }
 
     func result(_ url: URL, _ load: () throws(EngineError) -> ExperimentFile) -> Result<ExperimentFile, EngineError> {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
