@@ -28,18 +28,28 @@ extension Store {
         // whose first ten characters lie in a…b lies in a…<b+1 day); it lets
         // the (user, clock) index read only those days.
         let first = from.adding(days: -2).description, last = to.adding(days: 2).description
-        let rows = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT id, flow_id, status, clock, started_at, facts FROM session
+        // The snapshot's day is read by SQLite (`facts_day`), not by decoding
+        // every session's whole facts with JSONDecoder: the text `day` of
+        // a well-formed facts object, else NULL (no facts, malformed JSON,
+        // no day, a day that is not text), when the clock places the
+        // session, as before. Reflect writes facts only by encoding
+        // ``UserFacts`` and imports only facts that decode as one, so both
+        // readings agree on every stored row (DaySessionsTests compares
+        // them on random facts).
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT id, flow_id, status, clock, started_at,
+                   CASE WHEN json_valid(facts) THEN
+                       CASE WHEN json_type(facts, '$.day') = 'text' THEN json_extract(facts, '$.day') END
+                   END AS facts_day
+            FROM session
             WHERE user = ? AND clock >= ? AND clock < ? AND substr(clock, 1, 10) BETWEEN ? AND ?
             ORDER BY started_at, rowid
             """), arguments: [user, first, to.adding(days: 3).description, first, last])
         var out: [DaySession] = []
-        for row in rows {
+        while let row = try rows.next() {
             let clockText: String = row["clock"] ?? ""
             var day: CalendarDay?
-            if let facts: String = row["facts"], let decoded = try? JSONDecoder().decode(UserFacts.self, from: Data(facts.utf8)) {
-                day = decoded.day.flatMap(CalendarDay.init)
-            }
+            if let factsDay: String = row["facts_day"] { day = CalendarDay(factsDay) }
             if day == nil, let clock = FlowClock(iso8601: clockText) { day = rules.moment(clock).day }
             guard let day, day >= from, day <= to else { continue }
             out.append(DaySession(id: row["id"] ?? "", flowID: row["flow_id"] ?? "", day: day,
@@ -66,10 +76,10 @@ extension Store {
             let today = try Store.daySessions(user: user, from: moment.day, to: moment.day, rules: rules, in: db)
             var earlier: [EarlierAnswer] = []
             let family = flowID.split(separator: ".").first.map { String($0) + "." } ?? flowID
+            // One statement prepared once for all of the day's sessions.
+            let answersOf = try db.cachedStatement(sql: "SELECT * FROM answer WHERE session_id = ? AND state = ? ORDER BY position")
             for s in today where s.flowID.hasPrefix(family) {
-                let answers = try AnswerRecord
-                    .filter(AnswerRecord.Columns.sessionID == s.id && AnswerRecord.Columns.state == AnswerRecord.State.answer)
-                    .order(AnswerRecord.Columns.position).fetchAll(db)
+                let answers = try AnswerRecord.fetchAll(answersOf, arguments: [s.id, AnswerRecord.State.answer.rawValue])
                 for a in answers where a.value != .skipped && a.safety == nil {
                     earlier.append(EarlierAnswer(flow: s.flowID, step: a.step, value: a.value))
                 }

@@ -79,8 +79,16 @@ public final class Store: Sendable {
         // writer connection, where it stays. FULL syncs the WAL at every
         // commit: an answer a person typed is worth a millisecond of fsync
         // (NORMAL would lose the last answers to a power loss or OS crash).
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        try Migrations.migrate(pool)
+        let version = try pool.writeWithoutTransaction { db -> Int in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        }
+        // Every migration sets `user_version` to its number in its own
+        // transaction, in order: a database at ``Migrations/schemaVersion``
+        // has them all, and opening it does not build or run the migrator
+        // (a start's cost). Any other version goes through the migrator,
+        // which applies what is missing, safely against other processes.
+        if version != Migrations.schemaVersion { try Migrations.migrate(pool) }
         return pool
     }
 

@@ -78,6 +78,7 @@ struct Run: ParsableCommand {
                 (try? store.stickyVariation(user: user, experiment: experiment, bucketVersion: bucket)) ?? nil
             }
             let language = try library.language(for: locale, personality: personality, variants: variants)
+            KeptUntilExit.keep(language)
             var options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
             // The person's facts when the session starts (snapshotted into the
             // save), with their streaks and the history celebration rules
@@ -95,7 +96,8 @@ struct Run: ParsableCommand {
             try generation.apply(to: &options, language: language, library: library, settings: settings)
             var session = try FlowSession.open(source, language: language, options: options)
 
-            let unfinished = try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
+            // `--new` leaves an unfinished session as it is: it is not even looked up.
+            let unfinished = startNew ? [] : try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
             if let latest = unfinished.first, !startNew {
                 let answered = try store.answerCount(latest.id)
                 // A session whose flow changed under it cannot resume: offer to
@@ -240,3 +242,18 @@ let flowLog: @Sendable (String) -> Void = { line in
 }
 
 extension Mood: ExpressibleByArgument {}
+
+/// A value a command holds until the process exits, never freed: freeing a
+/// language (thousands of strings and word lists) when `reflect run`
+/// returns costs as much as reading it, and the process exits right after
+/// (the operating system takes the memory back). Only memory is kept:
+/// files and the database are closed as before.
+final class KeptUntilExit: Sendable {
+    let value: any Sendable
+
+    private init(_ value: any Sendable) { self.value = value }
+
+    static func keep(_ value: any Sendable) {
+        _ = Unmanaged.passRetained(KeptUntilExit(value))
+    }
+}

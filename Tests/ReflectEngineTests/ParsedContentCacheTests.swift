@@ -187,6 +187,66 @@ struct ParsedContentCacheTests {
         }
     }
 
+    /// Every flow's listing and lookups, compared between two libraries.
+    static func expectSameCatalog(_ a: ContentLibrary, _ b: ContentLibrary, _ what: String) {
+        let all = a.catalog.all(), reference = b.catalog.all()
+        #expect(all.map(\.name) == reference.map(\.name), "\(what): files")
+        for (x, y) in zip(all, reference) {
+            switch (x.result, y.result) {
+            case (.success(let f), .success(let g)): #expect(f == g, "\(what): \(x.name)")
+            case (.failure(let e), .failure(let f)): #expect(e == f, "\(what): \(x.name)")
+            default: Issue.record("\(what): \(x.name) \(x.result) vs \(y.result)")
+            }
+        }
+        for (spec, mood) in [("reflection", Mood.bad), ("reflection", .great), ("coach", .average), ("journal", .good)] {
+            let got = Result { () throws(EngineError) in try a.catalog.source(for: spec, mood: mood) }
+            let expected = Result { () throws(EngineError) in try b.catalog.source(for: spec, mood: mood) }
+            #expect(got == expected, "\(what): \(spec) --mood \(mood.rawValue)")
+        }
+        for id in ["reflection.negative", "coach.morning", "nope.flow"] {
+            #expect(Result { () throws(EngineError) in try a.catalog.source(for: id) }
+                        == Result { () throws(EngineError) in try b.catalog.source(for: id) }, "\(what): \(id)")
+        }
+    }
+
+    @Test("the flow catalog's scan is cached: same listing and lookups; edits, new files and damage are handled")
+    func flowCatalog() throws {
+        let s = try Scratch()
+        defer { s.remove() }
+        try FileManager.default.copyItem(at: repositoryRoot.appendingPathComponent("flows"), to: s.content.appendingPathComponent("flows"))
+        ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, "first scan")
+        let file = try #require(s.files("flows-").first)
+        let good = try Data(contentsOf: file)
+        ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, "from the cache")
+        #expect(try Data(contentsOf: file) == good, "read, not rewritten")
+        for (what, bad) in ParsedContentCacheTests.damages(good) {
+            try bad.write(to: file)
+            ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, what)
+            #expect(try Data(contentsOf: file) == good, "\(what): rebuilt")
+        }
+
+        // The same size, another mood: `reflection --mood great` now finds the negative flow.
+        let negative = s.content.appendingPathComponent("flows/reflection/negative.lua")
+        let text = try String(contentsOf: negative, encoding: .utf8)
+        try text.replacingOccurrences(of: "moods = { \"horrible\", \"bad\" }", with: "moods = { \"horrible\", \"great\" }")
+            .write(to: negative, atomically: true, encoding: .utf8)
+        ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, "after an edit")
+        #expect(try s.library.catalog.source(for: "reflection", mood: .great).name.contains("negative"))
+
+        // A celebrations.lua beside a flow that cannot be read makes that flow fail: never from the cache.
+        let rules = s.content.appendingPathComponent("flows/reflection/celebrations.lua")
+        try FileManager.default.createDirectory(at: rules, withIntermediateDirectories: true)
+        ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, "unreadable celebrations.lua")
+        try FileManager.default.removeItem(at: rules)
+
+        // A file whose id is computed: scanned every time, nothing kept for that set.
+        try FileManager.default.removeItem(at: s.cache)
+        try "local id = \"demo\" .. \".computed\"\nreturn flow { id = id, moods = { \"bad\" }, steps = {} }\n"
+            .write(to: s.content.appendingPathComponent("flows/demo/computed.lua"), atomically: true, encoding: .utf8)
+        ParsedContentCacheTests.expectSameCatalog(s.library, s.uncached, "with a computed id")
+        #expect(s.files("flows-").isEmpty)
+    }
+
     /// Random experiment files (every field, random values, some files
     /// malformed): the cached list equals the parsed one, file for file.
     @Test("on 60 random sets of experiment files, the cache gives exactly what parsing gives")

@@ -4,7 +4,7 @@ import ReflectCore
 /// A content directory, opened: flows by id, locales by tag.
 public struct ContentLibrary: Sendable {
     public let root: ContentRoot
-    public var catalog: FlowCatalog { FlowCatalog(root: root) }
+    public var catalog: FlowCatalog { FlowCatalog(root: root, cache: cache) }
 
     /// Where compiled locale chains are kept between runs (``CompiledCache``).
     public var cache: CompiledCache

@@ -25,8 +25,14 @@ public struct FlowSummary: Sendable, Equatable {
 /// it as R010).
 public struct FlowCatalog: Sendable {
     public let root: ContentRoot
+    /// Where the scan of `flows/` is kept between runs (none: every file
+    /// is scanned at every lookup).
+    public let cache: CompiledCache
 
-    public init(root: ContentRoot) { self.root = root }
+    public init(root: ContentRoot, cache: CompiledCache = .none) {
+        self.root = root
+        self.cache = cache
+    }
 
     /// Resolves what a person typed after `reflect run`: a path to a `.lua`
     /// file, a flow id, or a family (`reflection`) plus a mood, which picks
@@ -164,12 +170,32 @@ public struct FlowCatalog: Sendable {
     }
 
     /// Every flow file, read as text; no flow code runs.
+    ///
+    /// With a cache directory, when every file declares its flow literally,
+    /// the declarations are kept in ``CompiledCache`` under a hash of every
+    /// flow file's name and bytes and of the `celebrations.lua` beside each
+    /// (ParsedContentCache.swift); the next scan of the same bytes reads
+    /// them from there instead of decoding and scanning every file.
     private func scanned() -> [(name: String, scan: Scan)] {
-        root.flowFiles().map { file in
-            switch Result(catching: { () throws(EngineError) in try FlowSource.read(file.url, displayName: file.name) }) {
-            case .success(let source): (file.name, FlowCatalog.literalSummary(of: source).map(Scan.literal) ?? .computed(source))
-            case .failure(let error): (file.name, .failed(error))
-            }
+        let files = root.flowFiles()
+        guard cache.directory != nil else { return files.map(FlowCatalog.scan) }
+        let bytes = FlowFileSet(files)
+        if let summaries = cache.flowSummaries(bytes), summaries.count == files.count {
+            return zip(files, summaries).map { ($0.name, .literal($1)) }
+        }
+        let scans = files.map(FlowCatalog.scan)
+        let literal = scans.compactMap { $0.scan.summary }
+        // Kept only when every file is literal and none changed while it was scanned.
+        if literal.count == scans.count, FlowFileSet(files).key == bytes.key {
+            cache.store(flowSummaries: literal, files: bytes)
+        }
+        return scans
+    }
+
+    private static func scan(_ file: (url: URL, name: String)) -> (name: String, scan: Scan) {
+        switch Result(catching: { () throws(EngineError) in try FlowSource.read(file.url, displayName: file.name) }) {
+        case .success(let source): (file.name, FlowCatalog.literalSummary(of: source).map(Scan.literal) ?? .computed(source))
+        case .failure(let error): (file.name, .failed(error))
         }
     }
 }

@@ -6,7 +6,9 @@ import Glibc
 
 // Experiment and prompt files kept parsed in ``CompiledCache`` between runs,
 // so that a run's first prompt parses no YAML at all (Yams' first document
-// alone costs more than the rest of reading the content).
+// alone costs more than the rest of reading the content); and the flow
+// catalog's scan (each flow file's literal declaration), so that finding
+// `reflection --mood bad` does not decode and scan every flow file.
 //
 // - **Key**: a hash of every `<dir>/*.yaml` file's name and bytes (sorted by
 //   name, as the parsers read them), the cached form's format and the
@@ -15,7 +17,9 @@ import Glibc
 // - **What is kept**: only what parsing the same bytes gives. The runnable
 //   experiments (a malformed file is left out of them, as when parsing);
 //   the prompt library only when every prompt file parses (a broken file
-//   is parsed, and reported, on every run, exactly as without a cache).
+//   is parsed, and reported, on every run, exactly as without a cache);
+//   the flow declarations only when every flow file declares its id
+//   literally (a computed id or an unreadable file is scanned every time).
 // - **Safe against damage**: the file carries its length and a checksum
 //   (``CompiledCache/read(_:)``), the key it was written under, and every
 //   field is bounds-checked when read; a damaged, truncated or foreign file
@@ -83,8 +87,48 @@ struct ContentFileSet: Sendable {
     }
 }
 
+/// The flow files of a catalog (``ContentRoot/flowFiles()``) read whole,
+/// with the `celebrations.lua` of each of their directories (reading a
+/// flow reads it too): what a catalog scan depends on.
+struct FlowFileSet: Sendable {
+    /// The cache key (kind `flows`): names and bytes of every file, in order.
+    let key: String
+
+    init(_ files: [(url: URL, name: String)]) {
+        var h = ContentHash()
+        h.add("reflect.flows.\(CompiledCache.parsedFormat)\u{1F}\(CompiledCache.executableIdentity)\u{1F}")
+        var directories: [String] = []
+        for file in files {
+            h.add(file.name)
+            FlowFileSet.add(ContentFileSet.read(file.url.path), to: &h)
+            let dir = file.url.deletingLastPathComponent().path
+            if !directories.contains(dir) { directories.append(dir) }
+        }
+        for dir in directories {
+            let rules = dir + "/" + FlowSource.celebrationRulesFile
+            h.add("\u{1D}\(dir)")
+            if access(rules, F_OK) == 0 {
+                FlowFileSet.add(ContentFileSet.read(rules), to: &h)
+            } else {
+                h.add("\u{1F}absent\u{1E}")
+            }
+        }
+        key = h.hex
+    }
+
+    private static func add(_ bytes: [UInt8]?, to h: inout ContentHash) {
+        if let bytes {
+            h.add("\u{1F}\(bytes.count)\u{1F}")
+            h.add(bytes)
+        } else {
+            h.add("\u{1F}unreadable\u{1F}")
+        }
+        h.add("\u{1E}")
+    }
+}
+
 extension CompiledCache {
-    /// Bumped whenever the cached form of experiments or prompts changes.
+    /// Bumped whenever the cached form of experiments, prompts or flow declarations changes.
     static let parsedFormat: UInt32 = 1
 
     /// The runnable experiments parsed from exactly `files`, when a cache
@@ -118,9 +162,51 @@ extension CompiledCache {
         store("prompts", files) { prompts.write(to: &$0) }
     }
 
+    /// The literal declarations of exactly the flow files `files` (one per
+    /// file, in their order), when a cache file for them is on disk and intact.
+    func flowSummaries(_ files: FlowFileSet) -> [FlowSummary]? {
+        parsed("flows", key: files.key) { r -> [FlowSummary]? in
+            guard let n = r.count(minimumSize: 14) else { return nil }
+            var out: [FlowSummary] = []
+            for _ in 0..<n {
+                guard let id = r.string(), let title = r.optionalString(), let names = r.strings(), let hasTotal = r.bool() else { return nil }
+                var total: Int?
+                if hasTotal {
+                    guard let t = r.int() else { return nil }
+                    total = t
+                }
+                guard let file = r.string() else { return nil }
+                var moods: [Mood] = []
+                for m in names {
+                    guard let mood = Mood(rawValue: m) else { return nil }
+                    moods.append(mood)
+                }
+                out.append(FlowSummary(id: id, title: title, moods: moods, total: total, file: file))
+            }
+            return out
+        }
+    }
+
+    func store(flowSummaries: [FlowSummary], files: FlowFileSet) {
+        store("flows", key: files.key) { w in
+            w.u32(UInt32(flowSummaries.count))
+            for f in flowSummaries {
+                w.string(f.id)
+                w.optionalString(f.title)
+                w.strings(f.moods.map(\.rawValue))
+                w.bool(f.total != nil)
+                if let total = f.total { w.int(total) }
+                w.string(f.file)
+            }
+        }
+    }
+
     private func parsed<T>(_ kind: String, _ files: ContentFileSet, _ decode: (inout CompiledReader) -> T?) -> T? {
+        parsed(kind, key: files.key(kind, format: CompiledCache.parsedFormat), decode)
+    }
+
+    private func parsed<T>(_ kind: String, key: String, _ decode: (inout CompiledReader) -> T?) -> T? {
         guard let directory else { return nil }
-        let key = files.key(kind, format: CompiledCache.parsedFormat)
         guard let payload = CompiledCache.read(directory.appendingPathComponent("\(kind)-\(key).bin")) else { return nil }
         return payload.withUnsafeBytes { raw -> T? in
             var r = CompiledReader(raw)
@@ -131,8 +217,11 @@ extension CompiledCache {
     }
 
     private func store(_ kind: String, _ files: ContentFileSet, _ encode: (inout CompiledWriter) -> Void) {
+        store(kind, key: files.key(kind, format: CompiledCache.parsedFormat), encode)
+    }
+
+    private func store(_ kind: String, key: String, _ encode: (inout CompiledWriter) -> Void) {
         guard let directory else { return }
-        let key = files.key(kind, format: CompiledCache.parsedFormat)
         var w = CompiledWriter()
         w.string(key)
         encode(&w)
