@@ -15,6 +15,8 @@ public final class StoreJournal: SessionJournal {
     /// The session's logical day (its facts snapshot's, else the local
     /// date): the mood entry logged at the end and coach records belong to it.
     let day: String
+    /// ``day`` as a calendar day (parsed once: every answer's activity day).
+    let activityDay: CalendarDay?
     /// Timestamps for rows (the injected clock when given, else real time).
     let timestamp: @Sendable () -> String
 
@@ -24,6 +26,7 @@ public final class StoreJournal: SessionJournal {
         self.sessionID = sessionID
         self.lease = lease
         self.day = day
+        self.activityDay = CalendarDay(day)
         self.timestamp = timestamp
     }
 
@@ -46,7 +49,7 @@ public final class StoreJournal: SessionJournal {
             themes: outcome.themes,
             completion: outcome.finished.map { SessionCompletion(pre: $0.pre, post: $0.post, at: at, moodDay: day) },
             coach: outcome.coach, coachDay: day, exposures: outcome.exposures,
-            activityDay: CalendarDay(day),
+            activityDay: activityDay,
             celebrations: outcome.celebrations.map {
                 CelebrationRow(sessionID: sessionID, user: "", step: $0.step.rawValue, tier: $0.tier, reason: $0.reason.rawValue,
                                pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at)
