@@ -26,9 +26,11 @@ extension LineEditor {
         case end
     }
 
-    /// What the callback delivered for the line in progress.
+    /// What the callback delivered for the line in progress. libedit's
+    /// readline interface is process-wide state driven from one thread
+    /// (`reflect dev`'s loop), and its callback is a C function that
+    /// cannot capture: hence one static, read and written on that thread only.
     nonisolated(unsafe) private static var delivered: Step = .typing
-    nonisolated(unsafe) private static var waitingPrompt = ""
 
     private static let lineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { raw in
         guard let raw else {
@@ -48,7 +50,6 @@ extension LineEditor {
             FileHandle.standardOutput.write(Data(safe[...lastBreak].utf8))
             safe = String(safe[safe.index(after: lastBreak)...])
         }
-        waitingPrompt = safe
         delivered = .typing
         rl_callback_handler_install(safe, lineHandler)
     }
