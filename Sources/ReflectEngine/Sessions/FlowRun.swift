@@ -193,32 +193,32 @@ final class FlowRun: FlowAPI.Host {
         guard !asked.contains(spec.step) else {
             throw LuaHostError("flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
         }
-        let token = Int64.random(in: Int64.min...Int64.max)
-        pending = (token, .prompt(spec))
-        return token
+        return pend(.prompt(spec))
     }
 
     func generate(_ request: GenerationRequest) throws(LuaHostError) -> Int64 {
         guard requested.count < SessionLimits.maxAnswers || requested.contains(request.id) else {
             throw LuaHostError("generate '\(request.id)': a session holds at most \(SessionLimits.maxAnswers) generated texts")
         }
-        let token = Int64.random(in: Int64.min...Int64.max)
-        pending = (token, .generate(request))
-        return token
+        return pend(.generate(request))
     }
 
     func related(_ request: RelatedRequest) throws(LuaHostError) -> Int64 {
         guard requested.count < SessionLimits.maxAnswers || requested.contains(request.id) else {
             throw LuaHostError("s:related '\(request.id)': a session holds at most \(SessionLimits.maxAnswers) requests")
         }
-        let token = Int64.random(in: Int64.min...Int64.max)
-        pending = (token, .related(request))
-        return token
+        return pend(.related(request))
     }
 
     func feedback(_ request: FeedbackRequest) throws(LuaHostError) -> Int64 {
+        return pend(.feedback(request))
+    }
+
+    /// Records what the flow yields for and returns the one-time token the
+    /// yield must carry (``advance(answering:with:)`` accepts no other).
+    private func pend(_ yield: FlowYield) -> Int64 {
         let token = Int64.random(in: Int64.min...Int64.max)
-        pending = (token, .feedback(request))
+        pending = (token, yield)
         return token
     }
 
