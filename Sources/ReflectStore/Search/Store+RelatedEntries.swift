@@ -75,7 +75,7 @@ extension Store {
                 FROM mine
                 ORDER BY score DESC, at DESC, session_id, step
                 LIMIT ?
-                """, arguments: [query, user, excluding ?? "", now, Store.themeJSON(avoiding),
+                """, arguments: [query, user, excluding ?? "", now, Store.themeList(avoiding),
                                  Store.relevanceWeight, Store.recencyWeight, now, Store.recencyDays, limit])
             return rows.compactMap { row -> RelatedEntry? in
                 guard let step = StepID.fromDatabaseValue(row["step"]),
@@ -120,12 +120,5 @@ extension Store {
                   AND \(SearchText.sqlName)(value) IS NOT NULL
                 ORDER BY position, step
             """).execute(arguments: arguments)
-    }
-}
-
-extension Store {
-    /// Theme ids as a JSON array, for `json_each` in a query.
-    static func themeJSON(_ themes: [Theme]) -> String {
-        "[" + themes.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
     }
 }
