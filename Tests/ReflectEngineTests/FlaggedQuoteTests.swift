@@ -106,7 +106,7 @@ struct FlaggedQuoteTests {
     @Test("a generated final question that quotes the person is not R014: the shipped reflection flows check clean of it")
     func generatedTextIsNotTheFlowsQuote() throws {
         let english = try english()
-        let catalog = try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog
+        let catalog = ContentLibrary(root: ContentRoot(repositoryRoot)).catalog
         for mood in [Mood.bad, .average, .good] {
             let source = try catalog.source(for: "reflection", mood: mood)
             let diagnostics = FlowExplorer(runs: 20).explore(source, language: english).diagnostics
