@@ -106,9 +106,15 @@ public struct Template: Sendable, Equatable {
 
     /// Fills the placeholders; a missing argument renders as empty text.
     public func render(_ args: [String]) -> String {
+        render(args, reserving: renderedUTF8Count(args))
+    }
+
+    /// ``render(_:)`` for a caller that has already measured the result
+    /// (``renderedUTF8Count(_:)``, to check a limit): it is not counted twice.
+    public func render(_ args: [String], reserving size: Int) -> String {
         if pieces.count == 1, case .text(let s) = pieces[0] { return s }
         var out = ""
-        out.reserveCapacity(renderedUTF8Count(args))
+        out.reserveCapacity(size)
         for p in pieces {
             switch p {
             case .text(let s): out += s

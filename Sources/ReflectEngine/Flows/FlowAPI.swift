@@ -234,7 +234,7 @@ public struct FlowAPI {
                 let token = try host.related(try relatedRequest(call.table(2), screen: host.screen))
                 return .yield([.integer(token)])
             }),
-            "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: host.language)]) },
+            "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: host.language, screen: host.screen)]) },
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
                 var marks: [PrepMark] = []
@@ -298,11 +298,7 @@ public struct FlowAPI {
     /// `text = { goal, situation }`. A text the safety gate flags is left
     /// out (all of them: nothing is searched for).
     static func relatedRequest(_ t: LuaTable, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> RelatedRequest {
-        for key in t.fields.keys {
-            guard case .string(let name) = key, ["id", "text", "limit"].contains(name) else {
-                throw LuaHostError("s:related: unknown field \(key) (fields: id, text, limit)")
-            }
-        }
+        try FlowAPILimits.knownFields(t, ["id", "text", "limit"], "s:related")
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("s:related: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -475,8 +471,10 @@ public struct FlowAPI {
         return c
     }
 
-    /// `s:facts()`: the session's snapshot as a read-only table (empty when none).
-    static func factsTable(_ facts: UserFacts?, language: Language) -> LuaValue {
+    /// `s:facts()`: the session's snapshot as a read-only table (empty when
+    /// none). `screen` is the safety gate's verdict (the session's memo of
+    /// it), for the person's own words the table carries.
+    static func factsTable(_ facts: UserFacts?, language: Language, screen: @escaping (String) -> SafetyVerdict) -> LuaValue {
         var t: [LuaKey: LuaValue] = ["earlier": .table(LuaTable()), "prep": .table(LuaTable()), "last_night_prep": .table(LuaTable())]
         guard let facts else { return .table(LuaTable(t)) }
         if let day = facts.day { t["day"] = .string(day) }
@@ -514,7 +512,7 @@ public struct FlowAPI {
         // A person's own item that the safety gate flags is left out, like a
         // flagged answer: a flow never quotes it back (however it was written:
         // `reflect prep add`, s:prep_add, an import).
-        let prep = facts.prepItems.filter { !$0.label.isLiteral || language.safety.check($0.label.raw) == .ok }
+        let prep = facts.prepItems.filter { !$0.label.isLiteral || screen($0.label.raw) == .ok }
         t["prep"] = .table(LuaTable(sequence: prep.map { item in
             .table(LuaTable(named: ["id": .string(item.id), "text": .string(item.label.raw), "literal": .boolean(item.label.isLiteral)]))
         }))
@@ -522,7 +520,7 @@ public struct FlowAPI {
             .table(LuaTable(named: ["id": .string(m.itemID), "mark": .string(m.mark.rawValue)]))
         }))
         t["earlier"] = .table(LuaTable(sequence: facts.earlierAnswers.map { a in
-            .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value, language: language)]))
+            .table(LuaTable(named: ["flow": .string(a.flow), "step": .string(a.step.rawValue), "value": luaValue(a.value, language: language, screen: screen)]))
         }))
         return .table(LuaTable(t))
     }
@@ -692,7 +690,7 @@ public struct FlowAPI {
         guard size <= FlowAPILimits.maxRenderedBytes else {
             throw LuaHostError("\(field()): the text as shown would be \(size) bytes (at most \(FlowAPILimits.maxRenderedBytes))")
         }
-        return template.render(args)
+        return template.render(args, reserving: size)
     }
 
     private static func lookup(_ textOrKey: String, isKey: Bool, _ language: Language, field: @autoclosure () -> String) throws(LuaHostError) -> String {
