@@ -98,7 +98,7 @@ struct Run: ParsableCommand {
 
             // `--new` leaves an unfinished session as it is: it is not even looked up.
             let unfinished = startNew ? [] : try store.unfinishedSessions(user: storeOptions.user, flowID: session.definition.id)
-            if let latest = unfinished.first, !startNew {
+            if let latest = unfinished.first {
                 let answered = try store.answerCount(latest.id)
                 // A session whose flow changed under it cannot resume: offer to
                 // start anew, setting it aside (its answers kept), instead of
