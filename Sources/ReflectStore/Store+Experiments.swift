@@ -77,7 +77,8 @@ extension Store {
     /// input). The unit is the exposed session; "intensity change" is
     /// pre − post of a completed session with both, and 0 for every other
     /// exposed session (intent to treat). People exposed to more than one
-    /// variation are left out and counted.
+    /// variation are left out and counted. Each arm also carries its people's
+    /// mean changes (Σ m, Σ m²), for the report's per-person check.
     public func experimentAggregates(_ experiment: String) throws(StoreError) -> ExperimentAggregates {
         try read { db in
             // Each query reads only the covering index (experiment, user, variant, completed, intensity_change, returned).
@@ -101,11 +102,13 @@ extension Store {
                 COALESCE(SUM(intensity_change), 0) AS change, COALESCE(SUM(intensity_change * intensity_change), 0) AS change2
                 """
             try addSums("SELECT \(columns) FROM experiment_exposure WHERE experiment = ? GROUP BY variant", [experiment], sign: 1)
-            // 2. People: one arm each, or more than one (left out).
+            // 2. People: one arm each, or more than one (left out); each person's mean change (the per-person check).
             var excluded = 0
             for row in try Row.fetchAll(db, sql: """
-                SELECT CASE WHEN first = last THEN first END AS arm, COUNT(*) AS people, SUM(returned) AS returned
-                FROM (SELECT MIN(variant) AS first, MAX(variant) AS last, MAX(returned) AS returned
+                SELECT CASE WHEN first = last THEN first END AS arm, COUNT(*) AS people, SUM(returned) AS returned,
+                       TOTAL(m) AS msum, TOTAL(m * m) AS msq, SUM(n > 1) AS repeaters, MAX(n) AS most
+                FROM (SELECT MIN(variant) AS first, MAX(variant) AS last, MAX(returned) AS returned,
+                             AVG(COALESCE(intensity_change, 0)) AS m, COUNT(*) AS n
                       FROM experiment_exposure WHERE experiment = ? GROUP BY user)
                 GROUP BY arm
                 """, arguments: [experiment]) {
@@ -117,6 +120,10 @@ extension Store {
                                                   changeSquares: 0, returnedPeople: 0)
                 a.people = row["people"]
                 a.returnedPeople = row["returned"]
+                a.personMeanSum = row["msum"]
+                a.personMeanSquares = row["msq"]
+                a.repeatPeople = row["repeaters"]
+                a.mostSessions = row["most"]
                 sums[arm] = a
             }
             // 3. Only when someone saw two arms: take their sessions out again.

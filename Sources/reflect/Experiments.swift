@@ -125,7 +125,10 @@ struct ExperimentsSimulate: ParsableCommand {
     @Argument(help: "The experiment key (experiments/KEY.yaml): its variations, weights, coverage and seed.") var key: String
     @OptionGroup var contentOptions: ContentOptions
     @OptionGroup var storeOptions: StoreOptions
-    @Option(help: "People per run (each has one exposed session).") var people: Int = 800
+    @Option(help: "People per run.") var people: Int = 800
+    @Option(help: "The most exposed sessions one person has; each person has 1 to this many.") var sessionsPerPerson: Int = 1
+    @Option(help: "Standard deviation of each person's own offset on intensity change (makes one person's sessions alike).")
+    var personNoise: Double = 0
     @Option(help: "True effect on intensity change for every arm but the control, in intensity points.") var effect: Double = 0
     @Option(help: "Share of sessions that finish (0–1).") var completion: Double = 1
     @Option(help: "Standard deviation of the noise on intensity change.") var noise: Double = 1.5
@@ -140,6 +143,9 @@ struct ExperimentsSimulate: ParsableCommand {
         var effect: Double
         var significant: Int
         var significantShare: Double
+        /// Runs whose primary metric is significant counted per person (each person's mean once).
+        var significantPerPerson: Int
+        var significantPerPersonShare: Double
         var sampleRatioWarnings: Int
         var meanDifference: Double
     }
@@ -149,6 +155,8 @@ struct ExperimentsSimulate: ParsableCommand {
         guard runs >= 1, runs <= 10_000 else { throw ValidationError("--runs must be between 1 and 10,000") }
         guard completion >= 0, completion <= 1 else { throw ValidationError("--completion must be between 0 and 1") }
         guard noise >= 0, effect.isFinite, noise.isFinite else { throw ValidationError("--effect and --noise must be numbers, --noise ≥ 0") }
+        guard sessionsPerPerson >= 1, sessionsPerPerson <= 1000 else { throw ValidationError("--sessions-per-person must be between 1 and 1,000") }
+        guard personNoise >= 0, personNoise.isFinite else { throw ValidationError("--person-noise must be a number ≥ 0") }
         if let split, shares(split) == nil { throw ValidationError("--split must be shares such as 0.55,0.45") }
     }
 
@@ -166,7 +174,8 @@ struct ExperimentsSimulate: ParsableCommand {
                 throw ValidationError("--split has \(splitShares.count) shares; '\(key)' has \(experiment.variations.count) variations")
             }
             let simulation = ExperimentSimulation(experiment: experiment, settings: .init(
-                people: people, effect: effect, completion: completion, noise: noise, split: splitShares, seed: seed))
+                people: people, effect: effect, completion: completion, noise: noise, split: splitShares, seed: seed,
+                sessionsPerPerson: sessionsPerPerson, personNoise: personNoise))
             let at = FlowClock.system().iso8601
             if runs == 1 {
                 let store = try storeOptions.open()
@@ -180,7 +189,7 @@ struct ExperimentsSimulate: ParsableCommand {
             }
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-simulate-\(UUID().uuidString).sqlite").path
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-            var significant = 0, srm = 0, differences = 0.0
+            var significant = 0, significantPerPerson = 0, srm = 0, differences = 0.0
             do {
                 let store = try Store(path: path)
                 for r in 0..<runs {
@@ -189,11 +198,13 @@ struct ExperimentsSimulate: ParsableCommand {
                     let report = ExperimentReport(experiment: experiment, aggregates: try store.experimentAggregates(runKey))
                     if report.sampleRatioMismatch { srm += 1 }
                     if let p = report.primaryPValue, p < ExperimentReport.alpha { significant += 1 }
+                    if let p = report.perPersonPValue, p < ExperimentReport.alpha { significantPerPerson += 1 }
                     differences += report.comparisons.first?.intentToTreat?.difference ?? 0
                 }
             } catch { throw failStore(error) }
             let summary = Summary(runs: runs, people: people, effect: effect, significant: significant,
-                                  significantShare: Double(significant) / Double(runs), sampleRatioWarnings: srm,
+                                  significantShare: Double(significant) / Double(runs), significantPerPerson: significantPerPerson,
+                                  significantPerPersonShare: Double(significantPerPerson) / Double(runs), sampleRatioWarnings: srm,
                                   meanDifference: differences / Double(runs))
             if format == .json {
                 let encoder = JSONEncoder()
@@ -202,8 +213,9 @@ struct ExperimentsSimulate: ParsableCommand {
                 Terminal.write(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n", to: .out)
             } else {
                 Terminal.write("""
-                    \(runs) simulated experiments × \(people) people, true effect \(ReportFormatter.number(effect)):
+                    \(runs) simulated experiments × \(people) people\(sessionsPerPerson > 1 ? " (1–\(sessionsPerPerson) sessions each)" : ""), true effect \(ReportFormatter.number(effect)):
                       primary metric significant at 0.05 in \(significant) runs (\(ReportFormatter.percent(summary.significantShare)))
+                      counted per person (each person's mean change once): \(significantPerPerson) runs (\(ReportFormatter.percent(summary.significantPerPersonShare)))
                       mean difference to control \(ReportFormatter.signed(summary.meanDifference))
                       sample ratio mismatch warnings: \(srm)
 

@@ -41,6 +41,14 @@ struct ReportFormatter {
             out.append("Completion rates differ between variations: the completers-only comparison conditions on an outcome "
                        + "of the variation and is biased. Use the intent-to-treat result.")
         }
+        let unconfirmed = report.comparisons.filter { $0.confirmedPerPerson == false }
+        if !unconfirmed.isEmpty {
+            let results = unconfirmed.map { "\($0.variation) \(welch($0.perPerson))" }.joined(separator: "; ")
+            out.append("Sessions of one person are not independent: \(report.repeatPeople) people had more than one exposed session "
+                       + "(up to \(report.mostSessionsPerPerson)). Counted per person (each person's mean change once), the result "
+                       + "is not the same (\(results)), so the per-session p-value overstates how sure this is. Treat the verdict "
+                       + "as unconfirmed.")
+        }
         if report.excludedPeople > 0 {
             out.append("\(report.excludedPeople) people were exposed to more than one variation and are left out of every figure.")
         }
@@ -55,6 +63,19 @@ struct ReportFormatter {
         case .inconclusive?: return "no detectable difference from \(report.control) with this many sessions"
         case nil: return "not enough data for a test yet"
         }
+    }
+
+    /// The verdict, marked when the per-person check does not reach it.
+    func judged(_ c: ExperimentReport.Comparison) -> String {
+        verdict(c) + (c.confirmedPerPerson == false ? " (not confirmed when each person counts once)" : "")
+    }
+
+    /// The heading of the per-person rows, nil when nobody has a second
+    /// exposed session (then they equal the per-session rows).
+    var perPersonHeading: String? {
+        guard report.repeatPeople > 0 else { return nil }
+        return "Counted per person (each person's mean change once; \(report.repeatPeople) people had more than one exposed session, "
+            + "up to \(report.mostSessionsPerPerson))"
     }
 
     func welch(_ w: WelchTest?) -> String {
@@ -94,6 +115,14 @@ struct ReportFormatter {
             lines.append("  \(a.variation): mean \(Self.number(a.intentToTreat.mean)) (n = \(a.intentToTreat.count))"
                          + (c.map { "  vs control " + welch($0.intentToTreat) } ?? ""))
         }
+        if let heading = perPersonHeading {
+            lines.append("  " + heading)
+            for a in report.arms {
+                let c = report.comparisons.first { $0.variation == a.variation }
+                lines.append("    \(a.variation): mean \(Self.number(a.perPerson.mean)) (n = \(a.perPerson.count))"
+                             + (c.map { "  vs control " + welch($0.perPerson) } ?? ""))
+            }
+        }
         lines.append("Completers only — secondary (biased when completion differs)")
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
@@ -110,7 +139,7 @@ struct ReportFormatter {
         }
         lines.append("")
         lines.append("Verdict")
-        for c in report.comparisons { lines.append("  \(c.variation): " + verdict(c)) }
+        for c in report.comparisons { lines.append("  \(c.variation): " + judged(c)) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -141,7 +170,15 @@ struct ReportFormatter {
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
             lines.append("| `\(a.variation)` | \(Self.number(a.intentToTreat.mean)) | \(a.intentToTreat.count) | "
-                         + "\(c.map { welch($0.intentToTreat) } ?? "control") | \(c.map(verdict) ?? "") |")
+                         + "\(c.map { welch($0.intentToTreat) } ?? "control") | \(c.map(judged) ?? "") |")
+        }
+        if let heading = perPersonHeading {
+            lines += ["", "### \(heading)", "", "| variation | mean | people | vs control (95% CI), lift, p |", "| --- | ---: | ---: | --- |"]
+            for a in report.arms {
+                let c = report.comparisons.first { $0.variation == a.variation }
+                lines.append("| `\(a.variation)` | \(Self.number(a.perPerson.mean)) | \(a.perPerson.count) | "
+                             + "\(c.map { welch($0.perPerson) } ?? "control") |")
+            }
         }
         lines += ["", "## Completers only — secondary", "", "| variation | mean | n | vs control (95% CI), lift, p |", "| --- | ---: | ---: | --- |"]
         for a in report.arms {

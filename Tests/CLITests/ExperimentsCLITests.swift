@@ -86,6 +86,39 @@ struct ExperimentsCLITests {
         #expect(list.stdout.contains("q1-wording  running") && list.stdout.contains("4000 exposures"), "\(list.stdout)")
     }
 
+    @Test("people with several sessions: the report counts them per person too, and marks a verdict only sessions support")
+    func perPersonCheck() throws {
+        let dir = try content(["q1-wording": Self.twoArms])
+        let db = tempDB()
+        // Seed 12: 200 people with 1–8 alike sessions each and no true effect: per session p = 3e-6, per person p = 0.18.
+        let out = try CLIRunner.run(["experiments", "simulate", "q1-wording", "--content", dir.path, "--db", db, "--people", "200",
+                                     "--sessions-per-person", "8", "--person-noise", "2", "--seed", "12", "--format", "json"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let report = try json(out)
+        #expect((report["repeat_people"] as? Int ?? 0) > 100 && report["most_sessions_per_person"] as? Int == 8)
+        let comparison = try #require((report["comparisons"] as? [[String: Any]])?.first)
+        #expect(comparison["verdict"] as? String == "better" && comparison["confirmed_per_person"] as? Bool == false, "\(comparison)")
+        let text = try CLIRunner.run(["experiments", "report", "q1-wording", "--content", dir.path, "--db", db])
+        #expect(text.stdout.contains("Counted per person (each person's mean change once;")
+                && text.stdout.contains("WARNING: Sessions of one person are not independent")
+                && text.stdout.contains("(not confirmed when each person counts once)"), "\(text.stdout)")
+        let md = try CLIRunner.run(["experiments", "report", "q1-wording", "--content", dir.path, "--db", db, "--format", "md"])
+        #expect(md.stdout.contains("### Counted per person") && md.stdout.contains("> **Warning:** Sessions of one person"), "\(md.stdout)")
+        // One session each (the default): no per-person rows, nothing marked.
+        let single = tempDB()
+        _ = try CLIRunner.run(["experiments", "simulate", "q1-wording", "--content", dir.path, "--db", single, "--people", "400",
+                               "--effect", "1"])
+        let plain = try CLIRunner.run(["experiments", "report", "q1-wording", "--content", dir.path, "--db", single])
+        #expect(plain.status == 0 && !plain.stdout.contains("per person (each") && !plain.stdout.contains("not confirmed"), "\(plain.stdout)")
+        // Many runs: the share of runs significant counted both ways.
+        let runs = try CLIRunner.run(["experiments", "simulate", "q1-wording", "--content", dir.path, "--runs", "20", "--people", "100",
+                                      "--sessions-per-person", "4", "--person-noise", "2"])
+        #expect(runs.stdout.contains("(1–4 sessions each)") && runs.stdout.contains("counted per person (each person's mean change once):"),
+                "\(runs.stdout)")
+        let bad = try CLIRunner.run(["experiments", "simulate", "q1-wording", "--content", dir.path, "--sessions-per-person", "0"])
+        #expect(bad.status != 0 && bad.stderr.contains("--sessions-per-person must be between 1 and 1,000"), "\(bad.stderr)")
+    }
+
     @Test("a person who goes back and resumes the next day sees the same wording, even after the weights change; a new session keeps it too")
     func stickyWording() throws {
         let warmOnly = Self.twoArms.replacingOccurrences(of: "targeting:", with: "weights: [0, 1]\ntargeting:")

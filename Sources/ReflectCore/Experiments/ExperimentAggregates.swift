@@ -29,9 +29,20 @@ public struct ArmAggregate: Sendable, Equatable, Codable {
     public var changeSquares: Int
     /// People who started another session within 7 days of their first exposure.
     public var returnedPeople: Int
+    /// The same metric counted per person: Σ m and Σ m² over the arm's
+    /// `people`, where m is one person's mean intensity change over their
+    /// exposed sessions (intent to treat). Sessions of one person are not
+    /// independent; this is what the report checks its verdict against.
+    public var personMeanSum: Double
+    public var personMeanSquares: Double
+    /// People of this arm with more than one exposed session, and the most
+    /// exposed sessions any one person has.
+    public var repeatPeople: Int
+    public var mostSessions: Int
 
     public init(variation: String, people: Int, sessions: Int, completedSessions: Int, completers: Int, changeSum: Int,
-                changeSquares: Int, returnedPeople: Int) {
+                changeSquares: Int, returnedPeople: Int, personMeanSum: Double = 0, personMeanSquares: Double = 0,
+                repeatPeople: Int = 0, mostSessions: Int = 0) {
         self.variation = variation
         self.people = people
         self.sessions = sessions
@@ -40,5 +51,9 @@ public struct ArmAggregate: Sendable, Equatable, Codable {
         self.changeSum = changeSum
         self.changeSquares = changeSquares
         self.returnedPeople = returnedPeople
+        self.personMeanSum = personMeanSum
+        self.personMeanSquares = personMeanSquares
+        self.repeatPeople = repeatPeople
+        self.mostSessions = mostSessions
     }
 }

@@ -11,6 +11,11 @@
 ///   7 days" (per person), two-proportion z-tests.
 /// - Sample ratio mismatch: chi-square of people per arm against the
 ///   configured weights; p < 0.001 prints a warning and no verdict.
+/// - Per-person check: the unit is the exposed session, but sessions of one
+///   person are not independent, so when anyone has more than one exposed
+///   session the primary test is also run on each person's mean change
+///   (every person once). A verdict the per-person test does not reach
+///   (another significance or direction) is marked unconfirmed.
 public struct ExperimentReport: Sendable, Codable {
     public static let alpha = 0.05
     public static let srmThreshold = 0.001
@@ -30,6 +35,11 @@ public struct ExperimentReport: Sendable, Codable {
         public var completers: SampleSummary
         public var returnRate: Double?
         public var returnedPeople: Int
+        /// Intent to treat counted per person: each person's mean change once.
+        public var perPerson: SampleSummary
+        /// People with more than one exposed session, and the most any one has.
+        public var repeatPeople: Int
+        public var mostSessions: Int
     }
 
     public enum Verdict: String, Sendable, Codable {
@@ -47,9 +57,15 @@ public struct ExperimentReport: Sendable, Codable {
         public var completers: WelchTest?
         public var completion: TwoProportionTest?
         public var returned: TwoProportionTest?
+        /// The primary test on each person's mean change (every person once).
+        public var perPerson: WelchTest?
         /// Nil when the sample ratio mismatch warning is raised, or there is
         /// not enough data for a test.
         public var verdict: Verdict?
+        /// Whether the per-person test reaches the same verdict: nil when
+        /// there is no verdict or nobody has more than one exposed session
+        /// (then both tests are the same test).
+        public var confirmedPerPerson: Bool?
     }
 
     public var experiment: String
@@ -63,6 +79,10 @@ public struct ExperimentReport: Sendable, Codable {
     public var sampleRatioMismatch: Bool
     /// Completion rates differ (p < 0.05): the completers' comparison is biased.
     public var completionDiffers: Bool
+    /// People (in the report's arms) with more than one exposed session, and
+    /// the most exposed sessions any one person has.
+    public var repeatPeople: Int
+    public var mostSessionsPerPerson: Int
 
     public init(experiment: Experiment, aggregates: ExperimentAggregates) {
         self.experiment = experiment.key
@@ -81,8 +101,12 @@ public struct ExperimentReport: Sendable, Codable {
                        completionRate: a.sessions > 0 ? Double(a.completedSessions) / Double(a.sessions) : nil,
                        intentToTreat: SampleSummary(count: a.sessions, sum: Double(a.changeSum), sumOfSquares: Double(a.changeSquares)),
                        completers: SampleSummary(count: a.completers, sum: Double(a.changeSum), sumOfSquares: Double(a.changeSquares)),
-                       returnRate: a.people > 0 ? Double(a.returnedPeople) / Double(a.people) : nil, returnedPeople: a.returnedPeople)
+                       returnRate: a.people > 0 ? Double(a.returnedPeople) / Double(a.people) : nil, returnedPeople: a.returnedPeople,
+                       perPerson: SampleSummary(count: a.people, sum: a.personMeanSum, sumOfSquares: a.personMeanSquares),
+                       repeatPeople: a.repeatPeople, mostSessions: a.mostSessions)
         }
+        repeatPeople = arms.reduce(0) { $0 + $1.repeatPeople }
+        mostSessionsPerPerson = arms.map(\.mostSessions).max() ?? 0
         let configured = arms.filter { $0.weight != nil }
         sampleRatio = ChiSquareTest(observed: configured.map(\.people), expectedShares: configured.map { $0.weight ?? 0 })
         sampleRatioMismatch = (sampleRatio?.pValue ?? 1) < ExperimentReport.srmThreshold
@@ -92,19 +116,21 @@ public struct ExperimentReport: Sendable, Codable {
             return
         }
         let srm = sampleRatioMismatch
+        let repeats = repeatPeople > 0
         comparisons = arms.dropFirst().map { arm in
             let itt = WelchTest(control: base.intentToTreat, treatment: arm.intentToTreat)
+            let perPerson = WelchTest(control: base.perPerson, treatment: arm.perPerson)
             var verdict: Verdict?
-            if let itt, !srm {
-                verdict = itt.pValue < ExperimentReport.alpha ? (itt.difference > 0 ? .better : .worse) : .inconclusive
-            }
+            if let itt, !srm { verdict = ExperimentReport.verdict(itt) }
+            var confirmed: Bool?
+            if let verdict, repeats { confirmed = perPerson.map(ExperimentReport.verdict) == verdict }
             return Comparison(variation: arm.variation, intentToTreat: itt,
                               completers: WelchTest(control: base.completers, treatment: arm.completers),
                               completion: TwoProportionTest(controlSuccesses: base.completedSessions, controlTotal: base.sessions,
                                                             treatmentSuccesses: arm.completedSessions, treatmentTotal: arm.sessions),
                               returned: TwoProportionTest(controlSuccesses: base.returnedPeople, controlTotal: base.people,
                                                           treatmentSuccesses: arm.returnedPeople, treatmentTotal: arm.people),
-                              verdict: verdict)
+                              perPerson: perPerson, verdict: verdict, confirmedPerPerson: confirmed)
         }
         completionDiffers = comparisons.contains { ($0.completion?.pValue ?? 1) < ExperimentReport.alpha }
     }
@@ -112,4 +138,12 @@ public struct ExperimentReport: Sendable, Codable {
     /// The primary metric's p-value of the first treatment arm (what the
     /// simulation counts).
     public var primaryPValue: Double? { comparisons.first?.intentToTreat?.pValue }
+
+    /// The same, counted per person (each person's mean change once).
+    public var perPersonPValue: Double? { comparisons.first?.perPerson?.pValue }
+
+    /// Better, worse or inconclusive at ``alpha``.
+    static func verdict(_ test: WelchTest) -> Verdict {
+        test.pValue < alpha ? (test.difference > 0 ? .better : .worse) : .inconclusive
+    }
 }

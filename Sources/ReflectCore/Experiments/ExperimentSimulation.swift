@@ -4,11 +4,15 @@ import Foundation
 /// what the report says before real people see a variation
 /// (`reflect experiments simulate`).
 ///
-/// Model, per person (one exposed session each): pre-intensity uniform in
-/// 4…9; intensity change = 1 + `effect` (every arm but the control) + normal
+/// Model, per session: pre-intensity uniform in 4…9; intensity change = 1 +
+/// `effect` (every arm but the control) + the person's own offset + normal
 /// noise with `noise` standard deviation, rounded; post = pre − change,
 /// clamped to 0…10. The session finishes with probability `completion`
-/// (an unfinished one has no post). Arms come from the experiment's real
+/// (an unfinished one has no post). Each person has 1…`sessionsPerPerson`
+/// exposed sessions (uniform) and an offset drawn once, normal with
+/// `personNoise` standard deviation: people who differ from each other,
+/// whose sessions are therefore not independent. With the defaults (one
+/// session, no offset) the draws are exactly those of one session each. Arms come from the experiment's real
 /// assignment (GrowthBook hashing of the simulated ids), or from `split`
 /// when given (shares per arm, to simulate a broken split).
 public struct ExperimentSimulation: Sendable {
@@ -19,15 +23,21 @@ public struct ExperimentSimulation: Sendable {
         public var noise: Double
         public var split: [Double]?
         public var seed: UInt64
+        /// The most exposed sessions one person has (each has 1…this many).
+        public var sessionsPerPerson: Int
+        /// Standard deviation of each person's own offset on intensity change.
+        public var personNoise: Double
 
         public init(people: Int = 800, effect: Double = 0, completion: Double = 1, noise: Double = 1.5, split: [Double]? = nil,
-                    seed: UInt64 = 1) {
+                    seed: UInt64 = 1, sessionsPerPerson: Int = 1, personNoise: Double = 0) {
             self.people = people
             self.effect = effect
             self.completion = completion
             self.noise = noise
             self.split = split
             self.seed = seed
+            self.sessionsPerPerson = max(1, sessionsPerPerson)
+            self.personNoise = personNoise
         }
     }
 
@@ -76,13 +86,21 @@ public struct ExperimentSimulation: Sendable {
                 index = GrowthBookHash.hash(seed: experiment.seed, value: user, version: experiment.hashVersion)
                     .flatMap { GrowthBookHash.chooseVariation($0, ranges: ranges) }
             }
-            let pre = Int(rng.integer(in: 4...9))
-            let noise = ExperimentSimulation.normal(&rng) * settings.noise
+            var pre = Int(rng.integer(in: 4...9))
+            var noise = ExperimentSimulation.normal(&rng) * settings.noise
             guard let index else { continue } // outside the experiment: never exposed
-            let change = (1 + (index > 0 ? settings.effect : 0) + noise).rounded()
-            let finished = Double.random(in: 0..<1, using: &rng) < settings.completion
-            let post = finished ? min(10, max(0, pre - Int(change))) : nil
-            out.append(Session(user: user, variation: experiment.variations[index].id, pre: pre, post: post))
+            let count = settings.sessionsPerPerson > 1 ? Int(rng.integer(in: 1...Int64(settings.sessionsPerPerson))) : 1
+            let offset = settings.personNoise > 0 ? ExperimentSimulation.normal(&rng) * settings.personNoise : 0
+            for k in 0..<count {
+                if k > 0 {
+                    pre = Int(rng.integer(in: 4...9))
+                    noise = ExperimentSimulation.normal(&rng) * settings.noise
+                }
+                let change = (1 + (index > 0 ? settings.effect : 0) + offset + noise).rounded()
+                let finished = Double.random(in: 0..<1, using: &rng) < settings.completion
+                let post = finished ? min(10, max(0, pre - Int(change))) : nil
+                out.append(Session(user: user, variation: experiment.variations[index].id, pre: pre, post: post))
+            }
         }
         return out
     }
