@@ -79,6 +79,6 @@ let package = Package(
         .testTarget(name: "ReflectStoreTests", dependencies: ["ReflectStore", "CSQLiteSyncCounter"]),
         // Test support: a real HTTP server on the loopback interface (docs/generation.md).
         .target(name: "LoopbackHTTP", path: "Tests/LoopbackHTTP"),
-        .testTarget(name: "CLITests", dependencies: ["reflect", "ReflectCore", "ReflectStore", "LoopbackHTTP"]),
+        .testTarget(name: "CLITests", dependencies: ["reflect", "ReflectCore", "ReflectStore", "LoopbackHTTP", .product(name: "GRDB", package: "GRDB.swift")]),
     ]
 )

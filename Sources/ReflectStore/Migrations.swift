@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 14
+    static let schemaVersion = 15
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -25,7 +25,8 @@ enum Migrations {
                                       "showed_up_day", "step_day", "achievement_reset",
                                       "answer_theme",
                                       "chat_message",
-                                      "entry_text", "entry_search", "reply_rating", "personalization_profile"]
+                                      "entry_text", "entry_search", "reply_rating", "personalization_profile",
+                                      "digest_narration"]
 
     /// The full-text indexes among ``tables`` (FTS5 virtual tables). FTS5
     /// keeps each one's data in shadow tables it creates and owns
@@ -474,6 +475,47 @@ enum Migrations {
             // undone until the next new day. Done once here, for everyone.
             try Store.recordAllAchievements(in: db)
             try db.execute(sql: "PRAGMA user_version = 14")
+        }
+        register("v15: the weekly digest's narration, kept by the data it was made from") { db in
+            // One narration per person and week, reused only for the same
+            // basis (DigestNarration.basis). It quotes the person's words, so
+            // it goes when any of its sources is changed or deleted: a
+            // session, an answer, a mood entry of that person.
+            try db.execute(sql: """
+                CREATE TABLE digest_narration (
+                    user TEXT NOT NULL,
+                    week TEXT NOT NULL,
+                    basis TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    made_at TEXT NOT NULL,
+                    PRIMARY KEY (user, week)) WITHOUT ROWID
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER digest_narration_session_delete AFTER DELETE ON session BEGIN
+                    DELETE FROM digest_narration WHERE user = old.user;
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER digest_narration_answer_update AFTER UPDATE OF value, state, safety ON answer BEGIN
+                    DELETE FROM digest_narration WHERE user = (SELECT user FROM session WHERE id = old.session_id);
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER digest_narration_answer_delete AFTER DELETE ON answer BEGIN
+                    DELETE FROM digest_narration WHERE user = (SELECT user FROM session WHERE id = old.session_id);
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER digest_narration_mood_update AFTER UPDATE ON mood_entry BEGIN
+                    DELETE FROM digest_narration WHERE user = old.user;
+                END
+                """)
+            try db.execute(sql: """
+                CREATE TRIGGER digest_narration_mood_delete AFTER DELETE ON mood_entry BEGIN
+                    DELETE FROM digest_narration WHERE user = old.user;
+                END
+                """)
+            try db.execute(sql: "PRAGMA user_version = 15")
         }
         return m
     }

@@ -75,8 +75,8 @@ struct MigrationV14Tests {
              try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").count)
         }
         #expect(schema.0.contains("WITHOUT ROWID"))
-        #expect(schema.1 == 14)
-        #expect(schema.2 == ["answer_search_delete", "answer_search_update"])
+        #expect(schema.1 == Migrations.schemaVersion, "later migrations ran after v14")
+        #expect(Set(schema.2).isSuperset(of: ["answer_search_delete", "answer_search_update"]), "the search triggers were made again: \(schema.2)")
         #expect(schema.3 == 0)
         // What the import left undone is recorded.
         #expect(try store.achievements(user: "default").map(\.key) == ["streak_3"])

@@ -65,7 +65,7 @@ public struct OpenAIGenerator: TextGenerator {
             throw GenerationFailure.unsupported("no prompt for \(request.purpose)")
         }
         let body = try JSONEncoder().encode(ChatCompletionRequest(model: configuration.model, messages: messages(request, template),
-                                                                  maxTokens: request.purpose.hasPrefix("chat.") ? 400 : 120))
+                                                                  maxTokens: OpenAIGenerator.maxTokens(request.purpose)))
         var http = URLRequest(url: configuration.endpoint)
         http.httpMethod = "POST"
         http.httpBody = body
@@ -81,6 +81,13 @@ public struct OpenAIGenerator: TextGenerator {
         let text = content.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw GenerationFailure.malformed("an empty message") }
         return text
+    }
+
+    /// Room for the reply: a chat turn or a digest's few sentences (in any
+    /// script) need more than a question or a feedback line.
+    static func maxTokens(_ purpose: String) -> Int {
+        if purpose.hasPrefix("chat.") { return 400 }
+        return purpose == DigestNarration.purpose ? 300 : 120
     }
 
     /// The messages: the template's system text, then (chat) the turns so
