@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 15
+    static let schemaVersion = 16
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -26,7 +26,7 @@ enum Migrations {
                                       "answer_theme",
                                       "chat_message",
                                       "entry_text", "entry_search", "reply_rating", "personalization_profile",
-                                      "digest_narration"]
+                                      "digest_narration", "entry_pending"]
 
     /// The full-text indexes among ``tables`` (FTS5 virtual tables). FTS5
     /// keeps each one's data in shadow tables it creates and owns
@@ -516,6 +516,25 @@ enum Migrations {
                 END
                 """)
             try db.execute(sql: "PRAGMA user_version = 15")
+        }
+        register("v16: the related-entries index catches up after the answer, not in its transaction") { db in
+            // Sessions with answers written since the related-entries index
+            // last caught up (Store+SearchCatchUp.swift): the answer's
+            // durable transaction records its session here (`INSERT OR
+            // IGNORE`: no page written when it already is), and the index
+            // catches up in one transaction at the end of the run and before
+            // any search. Derived data only: the answers are the truth.
+            try db.execute(sql: "CREATE TABLE entry_pending (session_id TEXT PRIMARY KEY) WITHOUT ROWID")
+            // An answer's themes are those auto-tagging found in its value:
+            // a changed value (an edit, which the answer's write upserts) or
+            // state (going back) removes them, so a first answer's write
+            // does not look for earlier ones; the write inserts the new ones.
+            try db.execute(sql: """
+                CREATE TRIGGER answer_theme_update AFTER UPDATE OF session_id, step, value, state ON answer BEGIN
+                    DELETE FROM answer_theme WHERE session_id = old.session_id AND step = old.step;
+                END
+                """)
+            try db.execute(sql: "PRAGMA user_version = 16")
         }
         return m
     }

@@ -229,15 +229,15 @@ extension Store {
                 try SessionRecord(id: s.id, flowID: s.flowID, flowVersion: s.flowVersion, locale: s.locale, personality: s.personality,
                                   user: s.user, mood: s.mood.flatMap(Mood.init(rawValue:)), seed: s.seed, clock: s.clock, startedAt: s.startedAt,
                                   completedAt: s.completedAt, status: s.status, pre: s.pre, post: s.post, facts: s.facts,
-                                  variants: s.variants.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
+                                  variants: s.variants.flatMap(StoredJSON.text),
                                   setAsideAt: s.setAsideAt,
-                                  recalled: s.recalled.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
+                                  recalled: s.recalled.flatMap(StoredJSON.text))
                     .insert(db)
                 try Store.markReturn(user: s.user, session: s.id, startedAt: s.startedAt, in: db)
                 for (j, a) in s.answers.enumerated() {
                     guard let kind = PromptKind(rawValue: a.kind) else { throw StoreError.invalidImport(record: "sessions[\(i)]", field: "answers[\(j)].kind", reason: "unknown kind") }
                     // The options as shown, JSON (only choices and checklists have them).
-                    let options = a.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+                    let options = a.options.flatMap(StoredJSON.text)
                     try insertAnswer.execute(arguments: [s.id, a.step, a.position, kind, a.question, a.value, a.state, a.answeredAt,
                                                          a.safety.flatMap(SafetyCategory.init(rawValue:)), options])
                 }

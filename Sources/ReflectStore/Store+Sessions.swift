@@ -78,10 +78,13 @@ extension Store {
                     safety = excluded.safety, options = excluded.options
                 """)
             // The options as shown, JSON (only choices and checklists have them).
-            let options = answer.options.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            let options = answer.options.flatMap(StoredJSON.text)
             try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
                                            answer.value, answer.state, answer.answeredAt, answer.safety, options])
-            try Store.indexAnswer(answer, in: db)
+            // The related-entries index catches up later, in one
+            // transaction per session (Store+SearchCatchUp.swift): here only
+            // the session is recorded as pending, free when it already is.
+            try Store.markPending(answer, in: db)
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
@@ -91,11 +94,12 @@ extension Store {
             }
             if let coachDay { try Store.recordCoach(coach, session: answer.sessionID, day: coachDay, at: answer.answeredAt, in: db) }
             try Store.insertExposures(exposures, session: answer.sessionID, at: answer.answeredAt, in: db)
-            // An edited answer's themes replace the earlier ones.
-            try db.cachedStatement(sql: "DELETE FROM answer_theme WHERE session_id = ? AND step = ?")
-                .execute(arguments: [answer.sessionID, answer.step])
-            for theme in themes {
-                try AnswerThemeRecord(sessionID: answer.sessionID, step: answer.step, theme: theme).insert(db)
+            // An edited answer's themes replace the earlier ones: the upsert
+            // removed them (trigger `answer_theme_update`, migration v16),
+            // and a first answer has none.
+            if !themes.isEmpty {
+                let insert = try db.cachedStatement(sql: "INSERT INTO answer_theme (session_id, step, theme) VALUES (?, ?, ?)")
+                for theme in themes { try insert.execute(arguments: [answer.sessionID, answer.step, theme]) }
             }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
             if activityDay != nil || !celebrations.isEmpty,

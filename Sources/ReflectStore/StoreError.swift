@@ -17,6 +17,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case readOnly(path: String)
     /// SQLite failed (after retries for a busy database).
     case database(String)
+    /// A search through a read-only store while the related-entries index
+    /// has answers to catch up with, which only a writer can add: refused
+    /// rather than searched without them.
+    case searchNotCaughtUp(path: String)
     /// No session with this id (or id prefix).
     case sessionNotFound(String)
     /// An id prefix matches more than one session.
@@ -40,6 +44,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy: "store.busy"
         case .readOnly: "store.read_only"
         case .database: "store.database"
+        case .searchNotCaughtUp: "store.search_not_caught_up"
         case .sessionNotFound: "store.session_not_found"
         case .ambiguousSession: "store.ambiguous_session"
         case .sessionOpenElsewhere: "store.session_open_elsewhere"
@@ -59,6 +64,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy(let m): "the database is busy (\(m)); nothing was written, try again"
         case .readOnly(let path): "the database at \(path) is read-only here; nothing was written"
         case .database(let m): "database error: \(m)"
+        case .searchNotCaughtUp(let path):
+            "the related-entries index of \(path) has answers to add, which read-only access cannot write; "
+                + "open it once where it can be written (any `reflect run` does), then search again"
         case .sessionNotFound(let id): "no session '\(id)'"
         case .ambiguousSession(let id, let n): "'\(id)' matches \(n) sessions; give more of the id"
         case .sessionOpenElsewhere(let id, let holder):

@@ -54,7 +54,7 @@ public final class StoreJournal: SessionJournal {
                 CelebrationRow(sessionID: sessionID, user: "", step: $0.step.rawValue, tier: $0.tier, reason: $0.reason.rawValue,
                                pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at)
             },
-            recalled: outcome.recalled.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) })
+            recalled: outcome.recalled.flatMap(StoredJSON.text))
     }
 
     public func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws {

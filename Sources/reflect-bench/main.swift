@@ -25,6 +25,11 @@
 //                                    N texts of about BYTES bytes (lines joined)
 //   reflect-bench write N DBPATH     N durable answer writes (the answer row
 //                                    alone), one transaction each
+//   reflect-bench session-write N DBPATH K none|index   N durable answer writes in
+//                                    sessions of K text answers each; with `index`,
+//                                    the related-entries index catches up after
+//                                    each session, as `reflect run` does when it
+//                                    stops (one transaction per session)
 //   reflect-bench journal-write N DBPATH [HISTORY_DAYS]   N answers journalled as
 //                                    `reflect run` does (StoreJournal: with step
 //                                    and showed-up days, themes, achievements),
@@ -284,6 +289,29 @@ do {
                                                 answeredAt: "2026-11-22T08:00:00Z"))
         }
         print("mode=write rows=\(n) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "session-write":
+        // The answers' writes with the related-entries index's catch-up
+        // (`index`) or without (`none`): the difference per answer is what
+        // indexing costs, amortised over a session of K answers.
+        guard args.count >= 6, let n = Int(args[2]), let k = Int(args[4]), k > 0, ["none", "index"].contains(args[5]) else {
+            fail("session-write N DBPATH K none|index")
+        }
+        let store = try Store(path: args[3])
+        let value = AnswerValue.text(String(repeating: "My manager criticised my report in front of the team. ", count: 4))
+        let start = Date()
+        for i in 0..<n {
+            let id = "bench-\(i / k)"
+            if i % k == 0 {
+                try store.beginSession(SessionRecord(id: id, flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil,
+                                                     user: "bench", mood: .bad, seed: 0, clock: "2026-11-22T08:00:00Z",
+                                                     startedAt: "2026-11-22T08:00:00Z"))
+            }
+            try store.recordAnswer(AnswerRecord(sessionID: id, step: StepID("s\(i % k)") ?? "s", position: i % k, kind: .text,
+                                                question: "What happened today that affected your mood?", value: value,
+                                                answeredAt: "2026-11-22T08:00:00Z"))
+            if i % k == k - 1, args[5] == "index" { try store.catchUpRelatedEntries() }
+        }
+        print("mode=session-write rows=\(n) per-session=\(k) \(args[5]) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
     case "journal-write":
         // The engine's own write: StoreJournal.answered, as `reflect run`
         // journals each answer (with its step day, showed-up day, themes and

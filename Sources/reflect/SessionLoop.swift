@@ -35,6 +35,11 @@ struct SessionLoop {
     let resumeHint: String
 
     func run(resumed: Bool) throws {
+        // The related-entries index catches up with this run's answers in
+        // one transaction when the run stops, however it stops. A failure
+        // (a busy database) loses nothing: the answers are durable, and the
+        // next search catches up first (docs/storage.md).
+        defer { try? store.catchUpRelatedEntries() }
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
         let journal = StoreJournal(store: store, sessionID: session.sessionID, day: session.save.facts?.day ?? clock.day, lease: lease, timestamp: stamps.stamp)
         session.journal = journal

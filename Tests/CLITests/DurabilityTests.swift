@@ -55,6 +55,29 @@ struct DurabilityTests {
                                              "I always mess everything up", "Last month's demo went well"])
     }
 
+    @Test("SIGKILL after an answer, before the run's catch-up of the related-entries index: the next search finds the answer")
+    func killBeforeSearchCatchUp() throws {
+        let db = tempDB()
+        let live = try LiveProcess(["run", "reflection", "--mood", "bad", "--db", db, "--answers", "-", "--format", "jsonl",
+                                    "--now", "2026-11-20T21:00:00+01:00"], in: repositoryRoot)
+        for (answer, step) in [("7", "pre"), (#""The presentation to the board made me shake""#, "situation")] {
+            try #require(live.waitFor { $0["event"] as? String == "prompt" && $0["step"] as? String == step } != nil)
+            live.send(answer)
+            try #require(live.waitFor { $0["event"] as? String == "saved" && $0["step"] as? String == step } != nil)
+        }
+        // The situation is durable; the run would index it when it stops. Kill it first.
+        live.kill()
+        #expect(live.process.terminationReason == .uncaughtSignal)
+
+        // Another process's search (the CBT session recalls related entries after its situation) finds it.
+        let cbt = try CLIRunner.run(["run", "cbt.session", "--db", db, "--answers", "-", "--format", "jsonl", "--new",
+                                     "--now", "2026-11-24T20:00:00+01:00"],
+                                    stdin: "\"My fear of presenting\"\n\"I have to give a presentation tomorrow\"\n", in: repositoryRoot)
+        let related = try #require(cbt.events.first { $0["event"] as? String == "prompt" && $0["step"] as? String == "related" },
+                                   "\(cbt.stdout)\n\(cbt.stderr)")
+        #expect(related["text"] as? String == "You wrote about something similar on 2026-11-20: 'The presentation to the board made me shake'")
+    }
+
     @Test("export → delete-all → import gives back the same sessions and entries")
     func exportDeleteImport() throws {
         let db = tempDB()

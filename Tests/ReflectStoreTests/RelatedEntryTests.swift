@@ -134,6 +134,9 @@ struct RelatedEntryTests {
         try entry(store, "a", at: "2026-11-20T09:00:00+01:00", [("note", .text("Argued with my sister about money"))])
         try entry(store, "b", at: "2026-11-21T09:00:00+01:00", [("note", .text("My sister called, we laughed"))])
         let exported = try store.export(at: now)
+        // Both indexed first, so that deleting has something to remove.
+        try store.catchUpRelatedEntries()
+        #expect(try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH 'money'") } == 1)
         try store.deleteSession("a", user: "default")
         #expect(try store.relatedEntries(user: "default", to: "sister money", now: now, excluding: nil).map(\.session) == ["b"])
         let indexed = try store.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH 'money'") }

@@ -30,21 +30,34 @@ enum SearchText {
     }
 
     private static let function = DatabaseFunction(sqlName, argumentCount: 1, pure: true) { values in
-        guard let json = String.fromDatabaseValue(values[0]), json.hasPrefix("\""),
-              let text = try? JSONDecoder().decode(String.self, from: Data(json.utf8)) else { return nil }
+        guard let json = String.fromDatabaseValue(values[0]), let text = decodedJSONString(json) else { return nil }
         let indexed = SearchText.indexed(text)
         return indexed.isEmpty ? nil : indexed
     }
 
-    /// The indexed form of an answer as the store writes it: its text
-    /// (``indexed(_:)``) when it is a kept, unflagged free-text answer, nil
-    /// otherwise. The same as the SQL function over the stored JSON, as
-    /// ``Store/indexAnswers(session:step:in:)`` selects (`SearchTextTests`
-    /// hold the two to the same results), without decoding the JSON again.
-    static func body(of answer: AnswerRecord) -> String? {
-        guard answer.kind == .text, answer.state == .answer, answer.safety == nil, case .text(let text) = answer.value else { return nil }
-        let body = indexed(text)
-        return body.isEmpty ? nil : body
+    /// The string a stored JSON value holds, nil when it is not a JSON
+    /// string. A string without escapes or control characters (most
+    /// answers) is read directly; anything else goes through JSONDecoder,
+    /// the general path (``decodedJSONStringInFull(_:)``; `SearchTextTests`
+    /// hold the two to the same results over many random values).
+    static func decodedJSONString(_ json: String) -> String? {
+        let utf8 = json.utf8
+        guard utf8.count >= 2, utf8.first == 0x22, utf8.last == 0x22 else { return decodedJSONStringInFull(json) }
+        let inner = utf8.dropFirst().dropLast()
+        for b in inner where b < 0x20 || b == 0x22 || b == 0x5C {
+            return decodedJSONStringInFull(json)
+        }
+        return String(Substring(inner))
+    }
+
+    /// ``decodedJSONString(_:)`` through JSONDecoder. The first byte is
+    /// compared, not the first Character: a text that starts with a
+    /// combining mark, a joiner or a skin tone makes one Character with the
+    /// quote (`hasPrefix("\"")` was false for it, and import left such an
+    /// answer out of the index).
+    static func decodedJSONStringInFull(_ json: String) -> String? {
+        guard json.utf8.first == 0x22 else { return nil }
+        return try? JSONDecoder().decode(String.self, from: Data(json.utf8))
     }
 
     /// The text as the tokenizer should see it: runs of Han, kana and Hangul

@@ -36,77 +36,88 @@ extension Store {
     ///
     /// An entry tagged with one of `avoiding` (the person's topics to avoid,
     /// docs/journal.md) is never returned, however related.
+    ///
+    /// Every answer committed before the call is searched: the index first
+    /// catches up (``catchUpRelatedEntries()``) when answers are pending. A
+    /// read-only store cannot write that catch-up: it then throws
+    /// ``StoreError/searchNotCaughtUp(path:)`` rather than search without
+    /// them (no command searches through a read-only store).
     public func relatedEntries(user: String, to text: String, now: String, excluding: String?,
                                limit: Int = 3, avoiding: [Theme] = []) throws(StoreError) -> [RelatedEntry] {
         let words = SearchText.terms(text)
         guard limit > 0, !words.isEmpty else { return [] }
-        return try read { db in
-            // Function words ("the", "und", "que") would make any entry
-            // "related": once there are enough entries to tell, a word
-            // found in more than half of them is not searched for.
-            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_text") ?? 0
-            var kept = words
-            if total >= Store.commonWordMinimumEntries {
-                kept = try words.filter { word in
-                    let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH ?",
-                                                 arguments: [SearchText.quoted(word)]) ?? 0
-                    return found * 2 <= total
-                }
+        let search = { (db: Database) throws -> [RelatedEntry] in
+            try Store.relatedEntries(words: words, user: user, now: now, excluding: excluding, limit: limit, avoiding: avoiding, in: db)
+        }
+        // The index first catches up with every durable answer (answers
+        // written since the last catch-up, by any process, even one killed
+        // since: Store+SearchCatchUp.swift), in the transaction that
+        // searches, so that no answer committed before the search is missed.
+        if let found = try read({ db in try Store.hasPendingEntries(db) ? nil : try search(db) }) { return found }
+        guard access == .readWrite else { throw StoreError.searchNotCaughtUp(path: path) }
+        return try write { db in
+            try Store.catchUpRelatedEntries(in: db)
+            return try search(db)
+        }
+    }
+
+    /// The search itself (see the public method), on `db` as it is.
+    static func relatedEntries(words: [String], user: String, now: String, excluding: String?, limit: Int, avoiding: [Theme],
+                               in db: Database) throws -> [RelatedEntry] {
+        // Function words ("the", "und", "que") would make any entry
+        // "related": once there are enough entries to tell, a word
+        // found in more than half of them is not searched for.
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_text") ?? 0
+        var kept = words
+        if total >= Store.commonWordMinimumEntries {
+            kept = try words.filter { word in
+                let found = try Int.fetchOne(db, sql: "SELECT count(*) FROM entry_search WHERE entry_search MATCH ?",
+                                             arguments: [SearchText.quoted(word)]) ?? 0
+                return found * 2 <= total
             }
-            guard let query = SearchText.query(kept) else { return [] }
-            let rows = try Row.fetchAll(db, sql: """
-                WITH matched AS (
-                    SELECT t.session_id, t.step, bm25(entry_search) AS b
-                    FROM entry_search JOIN entry_text t ON t.id = entry_search.rowid
-                    WHERE entry_search MATCH ?
-                ),
-                mine AS MATERIALIZED (
-                    SELECT m.session_id, m.step, m.b, a.answered_at AS at, a.value, s.flow_id
-                    FROM matched m
-                    JOIN session s ON s.id = m.session_id
-                    JOIN answer a ON a.session_id = m.session_id AND a.step = m.step
-                    WHERE s.user = ? AND m.session_id <> ? AND julianday(a.answered_at) < julianday(?)
-                      AND NOT EXISTS (SELECT 1 FROM answer_theme t WHERE t.session_id = m.session_id AND t.step = m.step
-                                      AND t.theme IN (SELECT value FROM json_each(?)))
-                )
-                SELECT session_id, step, at, value, flow_id,
-                       ? * (b / (SELECT min(b) FROM mine))
-                       + ? / (1.0 + max(0.0, julianday(?) - julianday(at)) / ?) AS score
-                FROM mine
-                ORDER BY score DESC, at DESC, session_id, step
-                LIMIT ?
-                """, arguments: [query, user, excluding ?? "", now, Store.themeList(avoiding),
-                                 Store.relevanceWeight, Store.recencyWeight, now, Store.recencyDays, limit])
-            return rows.compactMap { row -> RelatedEntry? in
-                guard let step = StepID.fromDatabaseValue(row["step"]),
-                      case .text(let answer)? = AnswerValue.fromDatabaseValue(row["value"]) else { return nil }
-                let at: String = row["at"] ?? ""
-                let score: Double = row["score"] ?? 0
-                return RelatedEntry(day: String(at.prefix(10)), text: answer, flow: row["flow_id"] ?? "",
-                                    session: row["session_id"] ?? "", step: step, score: (score * 10_000).rounded() / 10_000)
-            }
+        }
+        guard let query = SearchText.query(kept) else { return [] }
+        let rows = try Row.fetchAll(db, sql: """
+            WITH matched AS (
+                SELECT t.session_id, t.step, bm25(entry_search) AS b
+                FROM entry_search JOIN entry_text t ON t.id = entry_search.rowid
+                WHERE entry_search MATCH ?
+            ),
+            mine AS MATERIALIZED (
+                SELECT m.session_id, m.step, m.b, a.answered_at AS at, a.value, s.flow_id
+                FROM matched m
+                JOIN session s ON s.id = m.session_id
+                JOIN answer a ON a.session_id = m.session_id AND a.step = m.step
+                WHERE s.user = ? AND m.session_id <> ? AND julianday(a.answered_at) < julianday(?)
+                  AND NOT EXISTS (SELECT 1 FROM answer_theme t WHERE t.session_id = m.session_id AND t.step = m.step
+                                  AND t.theme IN (SELECT value FROM json_each(?)))
+            )
+            SELECT session_id, step, at, value, flow_id,
+                   ? * (b / (SELECT min(b) FROM mine))
+                   + ? / (1.0 + max(0.0, julianday(?) - julianday(at)) / ?) AS score
+            FROM mine
+            ORDER BY score DESC, at DESC, session_id, step
+            LIMIT ?
+            """, arguments: [query, user, excluding ?? "", now, Store.themeList(avoiding),
+                             Store.relevanceWeight, Store.recencyWeight, now, Store.recencyDays, limit])
+        return rows.compactMap { row -> RelatedEntry? in
+            guard let step = StepID.fromDatabaseValue(row["step"]),
+                  case .text(let answer)? = AnswerValue.fromDatabaseValue(row["value"]) else { return nil }
+            let at: String = row["at"] ?? ""
+            let score: Double = row["score"] ?? 0
+            return RelatedEntry(day: String(at.prefix(10)), text: answer, flow: row["flow_id"] ?? "",
+                                session: row["session_id"] ?? "", step: step, score: (score * 10_000).rounded() / 10_000)
         }
     }
 }
 
 extension Store {
-    /// Indexes one answer just written (the durable write's path): its
-    /// indexed form made here (``SearchText/body(of:)``), not by the SQL
-    /// function over its JSON; the same rows as
-    /// ``indexAnswers(session:step:in:)`` for that step.
-    static func indexAnswer(_ answer: AnswerRecord, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM entry_text WHERE session_id = ? AND step = ?")
-            .execute(arguments: [answer.sessionID, answer.step])
-        guard let body = SearchText.body(of: answer) else { return }
-        try db.cachedStatement(sql: "INSERT INTO entry_text (session_id, step, body) VALUES (?, ?, ?)")
-            .execute(arguments: [answer.sessionID, answer.step, body])
-    }
-
     /// Puts the kept, unflagged free-text answers of `session` (one `step`,
     /// or all) into the related-entries index, replacing what was there for
-    /// them. Called by import (``recordAnswer`` uses ``indexAnswer(_:in:)``), in
-    /// their transaction; an answer changed or deleted leaves the index by
-    /// the table's triggers (migration v13).
+    /// them. Called by import, in its transaction (an answer's write leaves
+    /// its session pending instead: ``markPending(_:in:)``); an answer
+    /// changed or deleted leaves the index by the table's triggers
+    /// (migration v13).
     static func indexAnswers(session: String, step: StepID? = nil, in db: Database) throws {
         let only = step == nil ? "" : " AND step = ?"
         var arguments: StatementArguments = [session]

@@ -1,0 +1,72 @@
+import GRDB
+
+// The related-entries index (`entry_text` / `entry_search`, FTS5) is derived
+// from the answers, and is written after them, not in their transaction:
+// FTS5 writes a new segment at every transaction that changes it, which
+// made the index most of each answer's durable write (BENCHMARKS.md).
+//
+// - The answer's transaction records its session in `entry_pending`
+//   (``markPending(_:in:)``, `INSERT OR IGNORE`: no page is written when
+//   the session is already there).
+// - ``catchUpRelatedEntries()`` indexes every pending session's answers
+//   that are not in the index yet, in ONE transaction (one FTS5 segment),
+//   and empties `entry_pending`. The run calls it when it stops; and every
+//   search (``relatedEntries(user:to:now:excluding:limit:avoiding:)``)
+//   first catches up, in the transaction it searches in, whenever anything
+//   is pending. So a search never misses a durable answer, whichever
+//   process wrote it and even if that process was killed before its own
+//   catch-up.
+// - An index row that exists always matches its answer: changing an
+//   answer's session, step, kind, value, state or safety, or deleting it,
+//   removes its row (the triggers of migrations v13 and v14, any tool), so
+//   catching up only adds the rows that are missing.
+
+extension Store {
+    /// Records, in the answer's transaction, that `answer`'s session has an
+    /// answer the related-entries index may not hold yet; nothing when the
+    /// answer can never be indexed (not free text, a draft, flagged, empty).
+    /// A superset of the answers the index holds (the catch-up decides), so
+    /// that the write does none of the indexed form's work.
+    static func markPending(_ answer: AnswerRecord, in db: Database) throws {
+        guard answer.kind == .text, answer.state == .answer, answer.safety == nil,
+              case .text(let text) = answer.value, !text.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_pending (session_id) VALUES (?)")
+            .execute(arguments: [answer.sessionID])
+    }
+
+    /// Whether some session has answers the index may not hold yet.
+    static func hasPendingEntries(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry_pending)")) ?? false
+    }
+
+    /// Brings the related-entries index up to date with every answer
+    /// written so far, by any process, in one transaction (one FTS5
+    /// segment); nothing is written when nothing is pending. Safe to call at
+    /// any time, from several processes at once: the answers are the truth
+    /// and catching up only adds what is missing. A read-only store does
+    /// nothing (it cannot write; its searches read the answers instead).
+    public func catchUpRelatedEntries() throws(StoreError) {
+        guard access == .readWrite, try read({ db in try Store.hasPendingEntries(db) }) else { return }
+        try write { db in try Store.catchUpRelatedEntries(in: db) }
+    }
+
+    /// The catch-up, inside a write transaction: the kept, unflagged
+    /// free-text answers of the pending sessions that have no index row
+    /// yet, in their indexed form (``SearchText/sqlName``, the same function
+    /// import and the v13 backfill use), then no session pending.
+    static func catchUpRelatedEntries(in db: Database) throws {
+        guard try hasPendingEntries(db) else { return }
+        try db.cachedStatement(sql: """
+            WITH missing AS MATERIALIZED (
+                SELECT a.session_id, a.step, a.position, \(SearchText.sqlName)(a.value) AS body
+                FROM entry_pending p JOIN answer a ON a.session_id = p.session_id
+                WHERE a.state = 'answer' AND a.safety IS NULL AND a.kind = 'text'
+                  AND NOT EXISTS (SELECT 1 FROM entry_text t WHERE t.session_id = a.session_id AND t.step = a.step)
+            )
+            INSERT INTO entry_text (session_id, step, body)
+                SELECT session_id, step, body FROM missing WHERE body IS NOT NULL
+                ORDER BY session_id, position, step
+            """).execute()
+        try db.cachedStatement(sql: "DELETE FROM entry_pending").execute()
+    }
+}
