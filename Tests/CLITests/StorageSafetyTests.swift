@@ -116,7 +116,7 @@ struct StorageSafetyTests {
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
                     PRAGMA application_id = 0; PRAGMA user_version = 0;
-                    DROP TRIGGER answer_theme_update; DROP TABLE entry_pending;
+                    DROP TRIGGER answer_theme_update;
                     DROP TABLE generated_text; ALTER TABLE session DROP COLUMN facts;
                     DROP TABLE setting; DROP TABLE prep_item; DROP TABLE prep_mark; DROP TABLE craving_note;
                     DROP TABLE experiment_assignment; DROP TABLE answer_theme; DROP INDEX experiment_exposure_report; ALTER TABLE session DROP COLUMN variants;
