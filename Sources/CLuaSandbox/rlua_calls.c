@@ -148,21 +148,88 @@ int32_t rlua_is_coroutine(lua_State *L, int64_t h) {
 typedef struct resume_crossing {
     crossing x;
     lua_State *co;
+    const rlua_one *arg; /* rlua_resume_one: the argument, and where its result goes */
+    rlua_one *result;
     int status; /* what lua_resume answered */
 } resume_crossing;
+
+/* Pushes rlua_resume_one's argument on L; returns how many values it is. */
+static int push_one(lua_State *L, const rlua_one *a) {
+    switch (a->type) {
+    case RLUA_ONE_NONE: return 0;
+    case RLUA_ONE_NIL: lua_pushnil(L); return 1;
+    case RLUA_ONE_BOOLEAN: lua_pushboolean(L, a->integer != 0); return 1;
+    case RLUA_ONE_INTEGER: lua_pushinteger(L, (lua_Integer)a->integer); return 1;
+    case RLUA_ONE_NUMBER: lua_pushnumber(L, (lua_Number)a->number); return 1;
+    case RLUA_ONE_STRING: lua_pushlstring(L, (const char *)a->bytes, a->len); return 1;
+    case RLUA_ONE_ENCODED: return rlua_decode(L, a->bytes, a->len);
+    default: return luaL_error(L, "malformed value from the host (kind %d)", (int)a->type);
+    }
+}
+
+/* The results of rlua_resume_one, still on the coroutine's stack: one
+ * scalar is handed over as it is (a string copied into the crossing buffer,
+ * in the codec's encoding, so that the host can still decode it the
+ * general way); nothing or anything else is left for the general encoding
+ * (returns 0). A string the host allowance cannot take is left for the
+ * general encoding too, which refuses it with the usual error. */
+static int take_one(lua_State *co, int nres, rlua_one *out) {
+    if (nres == 0) {
+        out->type = RLUA_ONE_NONE;
+        return 1;
+    }
+    if (nres != 1)
+        return 0;
+    switch (lua_type(co, -1)) {
+    case LUA_TNIL: out->type = RLUA_ONE_NIL; break;
+    case LUA_TBOOLEAN: out->type = RLUA_ONE_BOOLEAN; out->integer = lua_toboolean(co, -1); break;
+    case LUA_TNUMBER:
+        if (lua_isinteger(co, -1)) {
+            out->type = RLUA_ONE_INTEGER;
+            out->integer = (int64_t)lua_tointeger(co, -1);
+        } else {
+            out->type = RLUA_ONE_NUMBER;
+            out->number = (double)lua_tonumber(co, -1);
+        }
+        break;
+    case LUA_TSTRING: {
+        rlua_control *c = rlua_ctl(co);
+        size_t len;
+        const char *s = lua_tolstring(co, -1, &len);
+        /* tag, length, bytes, and a NUL after them (not part of the encoding) */
+        if (len > UINT32_MAX || len + 5 > c->limits.crossing_bytes_max || rlua_output_reserve(c, len + 6) != 0)
+            return 0;
+        uint32_t l32 = (uint32_t)len;
+        c->buf[0] = 5; /* the codec's string tag */
+        memcpy(c->buf + 1, &l32, 4);
+        memcpy(c->buf + 5, s, len + 1); /* Lua keeps a NUL after every string */
+        c->buf_len = 5 + len;
+        out->type = RLUA_ONE_STRING;
+        out->bytes = c->buf + 5;
+        out->len = len;
+        break;
+    }
+    default:
+        return 0;
+    }
+    lua_pop(co, 1);
+    return 1;
+}
 
 static int p_resume(lua_State *L) {
     resume_crossing *r = rlua_take_ud(L);
     rlua_control *c = rlua_ctl(L);
     lua_State *co = r->co;
     int base = lua_gettop(L);
-    int n = rlua_decode(L, r->x.args, r->x.len);
+    int n = r->arg ? push_one(L, r->arg) : rlua_decode(L, r->x.args, r->x.len);
     if (!lua_checkstack(co, n + LUA_MINSTACK))
         return luaL_error(L, "too many values to resume with");
     lua_xmove(L, co, n);
     int nres = 0;
     r->status = lua_resume(co, L, n, &nres);
     if (r->status == LUA_OK || r->status == LUA_YIELD) {
+        if (r->result != NULL && take_one(co, nres, r->result))
+            return 0;
         luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
         lua_xmove(co, L, nres);
         encode_results(L, base + 1, nres);
@@ -176,10 +243,15 @@ static int p_resume(lua_State *L) {
     if (r->status == LUA_ERRMEM)
         snprintf(c->error.message, sizeof c->error.message, "not enough memory");
     lua_resetthread(co); /* closes what the coroutine left open, under the budget */
+    /* Resetting a thread that failed leaves the error object on its empty
+     * stack, where it would pass for a function not started yet: the
+     * coroutine would look suspended, and resuming it would call the
+     * message. Without it the coroutine is dead, as documented. */
+    lua_settop(co, 0);
     return 0;
 }
 
-int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
+static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
     rlua_control *c = rlua_ctl(L);
     int base = lua_gettop(L);
     rlua_error_clear(&c->error);
@@ -200,16 +272,27 @@ int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
     rlua_entry_begin(c, L);
     if (c->depth == 1)
         lua_sethook(co, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
-    resume_crossing r = { { args, len, h, 0, NULL, 0 }, co, LUA_OK };
-    int status = rlua_protect(L, p_resume, &r, 0, 0);
+    r->co = co;
+    int status = rlua_protect(L, p_resume, r, 0, 0);
     if (status == LUA_OK)
-        status = r.status; /* the coroutine's own outcome; its error is already recorded */
+        status = r->status; /* the coroutine's own outcome; its error is already recorded */
     int32_t result = rlua_classify(c, status);
     if (result == RLUA_OK && status == LUA_YIELD)
         result = RLUA_YIELDED;
     rlua_entry_end(c);
     lua_settop(L, base);
     return result;
+}
+
+int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
+    resume_crossing r = { { args, len, h, 0, NULL, 0 }, NULL, NULL, NULL, LUA_OK };
+    return resume_with(L, h, &r);
+}
+
+int32_t rlua_resume_one(lua_State *L, int64_t h, const rlua_one *arg, rlua_one *result) {
+    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, LUA_OK };
+    result->type = RLUA_ONE_ENCODED;
+    return resume_with(L, h, &r);
 }
 
 /* ---- host functions ---- */

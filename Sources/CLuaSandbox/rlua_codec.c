@@ -270,18 +270,34 @@ static int enc_value(lua_State *L, int idx, enc *e) {
     }
 }
 
+int rlua_output_reserve(rlua_control *c, size_t n) {
+    c->buf_len = 0;
+    if (c->buf_cap > RLUA_BUF_KEEP) { /* the previous crossing was large: give it back */
+        free(c->buf);
+        c->buf = NULL;
+        c->buf_cap = 0;
+    }
+    if (n <= c->buf_cap)
+        return 0;
+    size_t cap = c->buf_cap ? c->buf_cap : 256;
+    while (cap < n)
+        cap *= 2;
+    uint8_t *nb = realloc(c->buf, cap);
+    if (nb == NULL)
+        return -1;
+    c->buf = nb;
+    c->buf_cap = cap;
+    return 0;
+}
+
 const char *rlua_encode(lua_State *L, int first, int n, int *bad_index) {
     enc e;
     e.c = rlua_ctl(L);
     e.depth = 0;
     e.nodes = 0;
     e.err = NULL;
-    e.c->buf_len = 0;
-    if (e.c->buf_cap > RLUA_BUF_KEEP) { /* the previous crossing was large: give it back */
-        free(e.c->buf);
-        e.c->buf = NULL;
-        e.c->buf_cap = 0;
-    }
+    if (rlua_output_reserve(e.c, 0) != 0)
+        return "out of memory while passing a value to the host";
     first = lua_absindex(L, first);
     for (int i = 0; i < n; i++) {
         if (enc_value(L, first + i, &e)) {

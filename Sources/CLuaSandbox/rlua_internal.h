@@ -135,6 +135,9 @@ const char *rlua_encode(lua_State *L, int first, int n, int *bad_index);
 /* Pushes the values encoded in [p, p+len); returns how many. Raises on
  * malformed input or an unknown handle. */
 int rlua_decode(lua_State *L, const uint8_t *p, size_t len);
+/* Empties the crossing buffer (giving back one left large by an earlier
+ * crossing) and makes room for n bytes in it: 0, or -1 when memory runs out. */
+int rlua_output_reserve(rlua_control *c, size_t n);
 int64_t rlua_handle_store(lua_State *L, int idx);
 /* The same for a value that cannot have a handle yet (a new coroutine). */
 int64_t rlua_handle_store_new(lua_State *L, int idx);

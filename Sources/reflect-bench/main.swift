@@ -101,13 +101,12 @@ func forEachLine(of text: String, limit: Int, _ body: (String) -> Void) {
 
 func runSession(_ lua: LuaState, _ flow: LuaFunction, _ checksum: inout Int) throws {
     let co = try lua.makeCoroutine(flow)
-    guard case .yielded(let q1) = try lua.resume(co, with: ["Alex"]) else { fail("no first question") }
-    checksum += q1.first?.stringValue?.utf8.count ?? 0
+    guard case .yielded(.one(.string(let q1))) = try lua.resume(co, passing: "Alex") else { fail("no first question") }
+    checksum += q1.utf8.count
     for (i, answer) in answers.enumerated() {
-        let r = try lua.resume(co, with: [answer])
-        switch r {
-        case .yielded(let q) where i < 4: checksum += q.first?.stringValue?.utf8.count ?? 0
-        case .returned(let v) where i == 4: checksum += v.first?.tableValue?[5].stringValue?.utf8.count ?? 0
+        switch try lua.resume(co, passing: answer) {
+        case .yielded(.one(.string(let q))) where i < 4: checksum += q.utf8.count
+        case .returned(let v) where i == 4: checksum += v.first.tableValue?[5].stringValue?.utf8.count ?? 0
         default: fail("unexpected resume result at step \(i + 1)")
         }
     }

@@ -118,6 +118,39 @@ int32_t rlua_coroutine(lua_State *L, int64_t function, int64_t *out_handle);
  * values in rlua_output; an error leaves the coroutine dead. */
 int32_t rlua_resume(lua_State *L, int64_t coroutine, const uint8_t *args, size_t len);
 
+/* rlua_resume for the common crossings, without the codec: at most one
+ * value each way.
+ *
+ * The argument is nothing, one scalar, or (RLUA_ONE_ENCODED) `bytes`/`len`
+ * in the codec's encoding, any number of values. The result, when the
+ * status is RLUA_YIELDED or RLUA_OK:
+ *   RLUA_ONE_NONE            no value;
+ *   NIL, BOOLEAN (integer 0/1), INTEGER, NUMBER   that one value;
+ *   RLUA_ONE_STRING          one string: `bytes`/`len` point into the
+ *                            crossing buffer, with a NUL after them (not
+ *                            counted), and rlua_output holds the same value
+ *                            in the codec's encoding. The bytes are not
+ *                            checked: they may hold NULs or bad UTF-8;
+ *   RLUA_ONE_ENCODED         anything else: the values are in rlua_output.
+ * Everything else (limits, budget, errors, what stays of the coroutine) is
+ * exactly rlua_resume's; the bytes stay valid until the next call into the
+ * state. */
+#define RLUA_ONE_NONE 0
+#define RLUA_ONE_NIL 1
+#define RLUA_ONE_BOOLEAN 2
+#define RLUA_ONE_INTEGER 3
+#define RLUA_ONE_NUMBER 4
+#define RLUA_ONE_STRING 5
+#define RLUA_ONE_ENCODED 6
+typedef struct rlua_one {
+    int32_t type;
+    int64_t integer;
+    double number;
+    const uint8_t *bytes;
+    size_t len;
+} rlua_one;
+int32_t rlua_resume_one(lua_State *L, int64_t coroutine, const rlua_one *arg, rlua_one *result);
+
 /* 0 suspended (can be resumed), 1 running or normal, 2 dead, -1 unknown handle. */
 int32_t rlua_coroutine_status(lua_State *L, int64_t coroutine);
 

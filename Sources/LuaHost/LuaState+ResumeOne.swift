@@ -1,0 +1,155 @@
+import CLuaSandbox
+
+// The resume crossing for what most resumes carry: nothing or one value
+// each way (a flow asking a question yields one string or one token and is
+// resumed with one answer). No array is made on either side, a scalar
+// crosses without the codec, and a string coming back is checked once
+// (NUL and UTF-8 together, by the standard library's own validation).
+
+/// The values a coroutine yielded or returned, in the common shapes without
+/// an array.
+public enum LuaValues: Equatable, Sendable {
+    /// No value at all (`coroutine.yield()`, a bare `return`).
+    case none
+    /// Exactly one value (which may be `nil`: `coroutine.yield(nil)`).
+    case one(LuaValue)
+    /// Two values or more.
+    case many([LuaValue])
+
+    /// The same values as ``LuaState/resume(_:with:)`` gives them.
+    public var array: [LuaValue] {
+        switch self {
+        case .none: []
+        case .one(let v): [v]
+        case .many(let vs): vs
+        }
+    }
+
+    /// The first value, `.nil` when there is none (as Lua adjusts).
+    public var first: LuaValue {
+        switch self {
+        case .none: .nil
+        case .one(let v): v
+        case .many(let vs): vs.first ?? .nil
+        }
+    }
+
+    public var count: Int {
+        switch self {
+        case .none: 0
+        case .one: 1
+        case .many(let vs): vs.count
+        }
+    }
+
+    /// The values of an array, in the shape that fits.
+    public init(_ values: [LuaValue]) {
+        switch values.count {
+        case 0: self = .none
+        case 1: self = .one(values[0])
+        default: self = .many(values)
+        }
+    }
+}
+
+/// What a resumed coroutine did, as ``LuaState/resume(_:passing:)`` tells it.
+public enum LuaResumption: Equatable, Sendable {
+    /// It yielded these values and can be resumed again.
+    case yielded(LuaValues)
+    /// It returned these values and is finished.
+    case returned(LuaValues)
+
+    /// The same outcome as ``LuaState/resume(_:with:)`` reports it.
+    public var general: LuaResumeResult {
+        switch self {
+        case .yielded(let v): .yielded(v.array)
+        case .returned(let v): .returned(v.array)
+        }
+    }
+}
+
+extension LuaState {
+    /// Resumes a coroutine with at most one value: `nil` passes nothing (the
+    /// first resume of a function taking no arguments, or a `yield` whose
+    /// result is not used), `.nil` passes one nil.
+    ///
+    /// The contract is ``resume(_:with:)``'s — same budget, limits, errors,
+    /// checks of what crosses (a string coming back must be UTF-8 without
+    /// NUL bytes and within ``SandboxLimits/hostBytesPerCrossing``), and the
+    /// same state of the coroutine afterwards — with the values as
+    /// ``LuaValues``: `resume(co, passing: v)` gives what
+    /// `resume(co, with: v.map { [$0] } ?? [])` gives.
+    public func resume(_ coroutine: LuaCoroutine, passing argument: LuaValue?) throws(LuaError) -> LuaResumption {
+        let L = try activeThread()
+        guard coroutine.owner == id else {
+            throw LuaError(kind: .host(.foreignHandle), message: "coroutine handle belongs to another Lua state")
+        }
+        var arg = rlua_one()
+        var out = rlua_one()
+        let status: Int32
+        switch argument {
+        case nil:
+            arg.type = RLUA_ONE_NONE
+            status = rlua_resume_one(L, coroutine.id, &arg, &out)
+        case .nil?:
+            arg.type = RLUA_ONE_NIL
+            status = rlua_resume_one(L, coroutine.id, &arg, &out)
+        case .boolean(let b)?:
+            arg.type = RLUA_ONE_BOOLEAN
+            arg.integer = b ? 1 : 0
+            status = rlua_resume_one(L, coroutine.id, &arg, &out)
+        case .integer(let i)?:
+            arg.type = RLUA_ONE_INTEGER
+            arg.integer = i
+            status = rlua_resume_one(L, coroutine.id, &arg, &out)
+        case .number(let d)?:
+            arg.type = RLUA_ONE_NUMBER
+            arg.number = d
+            status = rlua_resume_one(L, coroutine.id, &arg, &out)
+        case .string(var s)?:
+            arg.type = RLUA_ONE_STRING
+            status = s.withUTF8 { bytes in
+                arg.bytes = bytes.baseAddress
+                arg.len = bytes.count
+                return rlua_resume_one(L, coroutine.id, &arg, &out)
+            }
+        case let value?: // a table or a function: the codec
+            status = try withEncoded([value]) { bytes, count in
+                arg.type = RLUA_ONE_ENCODED
+                arg.bytes = bytes
+                arg.len = count
+                return rlua_resume_one(L, coroutine.id, &arg, &out)
+            }
+        }
+        if status == RLUA_E_MISUSE, rlua_coroutine_status(L, coroutine.id) < 0 {
+            throw LuaError(kind: .host(.releasedHandle), message: "coroutine handle is unknown or was released")
+        }
+        try check(status: status)
+        let values: LuaValues
+        switch out.type {
+        case RLUA_ONE_NONE: values = .none
+        case RLUA_ONE_NIL: values = .one(.nil)
+        case RLUA_ONE_BOOLEAN: values = .one(.boolean(out.integer != 0))
+        case RLUA_ONE_INTEGER: values = .one(.integer(out.integer))
+        case RLUA_ONE_NUMBER: values = .one(.number(out.number))
+        case RLUA_ONE_STRING:
+            if let s = checkedString(out.bytes, count: out.len) {
+                values = .one(.string(s))
+            } else {
+                values = LuaValues(try output()) // the general decoding says what is wrong
+            }
+        default: values = LuaValues(try output())
+        }
+        return status == RLUA_YIELDED ? .yielded(values) : .returned(values)
+    }
+
+    /// The string at `bytes` (`count` bytes, a NUL after them), or nil when
+    /// it holds a NUL, is not UTF-8 or is past the host allowance: one pass
+    /// of the standard library's validation, stopping at the first NUL.
+    private func checkedString(_ bytes: UnsafePointer<UInt8>?, count: Int) -> String? {
+        guard let bytes, count <= limits.hostBytesPerCrossing - LuaCodec.hostBytesPerValue else { return nil }
+        let s = bytes.withMemoryRebound(to: CChar.self, capacity: count + 1) { String(validatingCString: $0) }
+        guard let s, s.utf8.count == count else { return nil } // shorter: it stopped at a NUL
+        return s
+    }
+}
