@@ -8,11 +8,11 @@ import ReflectStore
 /// iCalendar file any calendar can import (docs/coach.md, "Reminders").
 struct Reminders: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Your daily reminders (times from your settings) as JSON, text or an .ics calendar file.")
+        abstract: "Your reminders (times from your settings; daily, and the weekly parts letter when set) as JSON, text or an .ics calendar file.")
 
     enum Format: String, ExpressibleByArgument { case text, json, ics }
 
-    @Option(help: "text, json or ics (RFC 5545: one daily event with an alarm per reminder).")
+    @Option(help: "text, json or ics (RFC 5545: one repeating event with an alarm per reminder).")
     var format: Format = .text
 
     @Option(help: "Locale of the copy (en, de, es, fr, ja, ko, pt-BR).")
@@ -36,7 +36,9 @@ struct Reminders: ParsableCommand {
         var title: String
         var body: String
         var opens: String
-        var repeats = "daily"
+        /// `daily`, or `weekly` on `weekday` (`sun` … `sat`).
+        var repeats: String
+        var weekday: String?
     }
 
     func run() throws {
@@ -47,8 +49,11 @@ struct Reminders: ParsableCommand {
         do { settings = try store.settings(user: storeOptions.user) } catch { throw failStore(error) }
         let chosen = voice ?? settings.voice
         func text(_ key: String) -> String { language.localizer.string(key) ?? key }
-        let items = Reminder.schedule(settings).map { r in
-            Item(id: r.id.rawValue, time: r.time.description, title: text(r.titleKey), body: text(r.bodyKey(chosen)), opens: r.link.url)
+        let schedule = Reminder.schedule(settings)
+        let items = schedule.map { r in
+            Item(id: r.id.rawValue, time: r.time.description, title: text(r.titleKey), body: text(r.bodyKey(chosen)), opens: r.link.url,
+                 repeats: r.weekday == nil ? "daily" : "weekly", weekday: r.weekday.flatMap { WeeklyTime(weekday: $0, time: r.time) }
+                    .map { String($0.description.prefix(3)) })
         }
         let data: Data
         switch format {
@@ -57,12 +62,16 @@ struct Reminders: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
             data = try encoder.encode(items) + Data("\n".utf8)
         case .text:
-            data = Data(items.map { "\($0.time)  \($0.title) — \($0.body)  (\($0.opens))" }.joined(separator: "\n").utf8 + [10])
+            let when = schedule.map(\.schedule)
+            let width = when.map(\.count).max() ?? 0
+            data = Data(zip(when, items).map { w, i in
+                w.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(i.title) — \(i.body)  (\(i.opens))"
+            }.joined(separator: "\n").utf8 + [10])
         case .ics:
             let moment = settings.dayRules.moment(stamps.current)
-            let events = items.map { i in
-                ICalendar.Event(uid: "\(i.id).\(Reminders.userTag(storeOptions.user))@reflect", start: ClockTime(parsing: i.time) ?? moment.time,
-                                title: i.title, body: i.body, url: i.opens)
+            let events = zip(schedule, items).map { r, i in
+                ICalendar.Event(uid: "\(i.id).\(Reminders.userTag(storeOptions.user))@reflect", start: r.time, title: i.title, body: i.body,
+                                url: i.opens, weekday: r.weekday)
             }
             data = Data(ICalendar.calendar(events, firstDay: moment.calendarDate, stamp: stamps.current, name: "Reflect").utf8)
         }

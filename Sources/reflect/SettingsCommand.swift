@@ -39,7 +39,9 @@ struct SettingsCommand: ParsableCommand {
                 if key != nil, let only = entries.first {
                     print(only.value)
                 } else {
-                    for e in entries { print("\(e.key.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)) \(e.value)") }
+                    // One column wide enough for the longest name (a fixed width cut parts_letter_reminder).
+                    let width = (entries.map(\.key.rawValue.count).max() ?? 0) + 1
+                    for e in entries { print("\(e.key.rawValue.padding(toLength: width, withPad: " ", startingAt: 0)) \(e.value)") }
                 }
             case .json:
                 var object: [String: String] = [:]

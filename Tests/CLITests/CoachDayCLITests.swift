@@ -63,6 +63,17 @@ struct CoachDayCLITests {
         let three = try parseICS(try reflect(["reminders", "--format", "ics", "--locale", "de", "--voice", "rude"]).stdout)
         #expect(three.status == 0, "\(three.error)")
         #expect(three.lines.map { $0.split(separator: "|").dropFirst(3).first ?? "" } == ["08:00", "12:30", "20:45"])
+        // The weekly parts letter: a WEEKLY event that starts on the first Sunday (2026-11-29), not today (a Tuesday).
+        #expect(try reflect(["settings", "set", "parts_letter_reminder", "sun 19:00"]).status == 0)
+        let ics = try reflect(["reminders", "--format", "ics", "--now", "2026-11-24T07:30:00+01:00"]).stdout
+        let four = try parseICS(ics)
+        #expect(four.status == 0, "\(four.error)")
+        #expect(four.lines.count == 4 && four.lines.last?.hasPrefix("Weekly Parts Letter|WEEKLY|DISPLAY|19:00|") == true, "\(four.lines)")
+        #expect(ics.contains("DTSTART:20261129T190000\r\nDURATION:PT5M\r\nRRULE:FREQ=WEEKLY;BYDAY=SU\r\n"), "\(ics)")
+        let text = try reflect(["reminders"]).stdout
+        #expect(text.hasSuffix("sun 19:00  Weekly Parts Letter — Once this week, if you like: a short letter between two parts of you."
+                               + "  (reflect://partsLetter)\n"), "\(text)")
+        #expect(text.hasPrefix("08:00      Review Your Prep"), "the times line up: \(text)")
     }
 
     @Test("reminders as JSON: ids, times, copy per voice, the links they open; rude copy never mentions weight, food or the body")
@@ -73,12 +84,12 @@ struct CoachDayCLITests {
         #expect(items.map { $0["opens"] as? String } == ["reflect://reviewPrep", "reflect://prepTonight"])
         #expect(items.last?["body"] as? String == "30 seconds now makes tomorrow easier.")
         #expect(items.last?["title"] as? String == "Prep Tonight (for Tomorrow)")
-        _ = try reflect(["settings", "set", "voice", "rude", "midday_reminder", "13:00"])
+        _ = try reflect(["settings", "set", "voice", "rude", "midday_reminder", "13:00", "parts_letter_reminder", "sun 19:00"])
         for locale in ["en", "de", "es", "fr", "ja", "ko", "pt-BR"] {
             let rude = try reflect(["reminders", "--format", "json", "--locale", locale])
             let bodies = try #require(try JSONSerialization.jsonObject(with: Data(rude.stdout.utf8)) as? [[String: Any]])
                 .compactMap { $0["body"] as? String }
-            #expect(bodies.count == 3)
+            #expect(bodies.count == 4)
             if locale == "en" {
                 for body in bodies {
                     for word in ["weight", "fat", "food", "eat", "body", "lazy", "fail", "diet", "calorie"] {

@@ -70,6 +70,11 @@ struct CoachModelTests {
         #expect(Reminder.schedule(s).map(\.id) == [.morningReview, .middayHelp, .eveningPrep])
         #expect(Reminder.schedule(s).map(\.link) == [.reviewPrep, .needHelp, .prepTonight])
         #expect(Reminder.schedule(s)[0].bodyKey(.rude) == "coach.reminder.morning_review.rude")
+        // The weekly parts letter comes after the daily ones, whatever its time.
+        try s.setting(.partsLetterReminder, to: "sun 07:00")
+        #expect(Reminder.schedule(s).map(\.id) == [.morningReview, .middayHelp, .eveningPrep, .partsLetter])
+        #expect(Reminder.schedule(s).last.map { [$0.schedule, $0.link.url] } == ["sun 07:00", "reflect://partsLetter"])
+        #expect(Reminder.schedule(s).dropLast().allSatisfy { $0.weekday == nil })
     }
 
     @Test("iCalendar: CRLF lines of at most 75 octets, folded inside no UTF-8 sequence, TEXT escaped, a daily rule and an alarm per event")

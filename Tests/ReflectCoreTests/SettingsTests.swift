@@ -8,7 +8,7 @@ struct SettingsTests {
         let s = Settings()
         #expect(s.entries.map { "\($0.key.rawValue)=\($0.value)" } == [
             "time_zone=auto", "day_boundary=04:00", "morning_reminder=08:00", "evening_reminder=21:00",
-            "midday_reminder=off", "voice=nice", "celebrations=on", "personality=default",
+            "midday_reminder=off", "parts_letter_reminder=off", "voice=nice", "celebrations=on", "personality=default",
             "chat_history_days=off", "llm_url=off", "llm_model=default",
         ])
     }
@@ -26,12 +26,42 @@ struct SettingsTests {
         #expect(throws: SettingsError.self) { try s.setting(.llmURL, to: "file:///etc/passwd") }
     }
 
+    @Test("the parts letter's weekly reminder: a weekday (three letters or in full, any case) and a time, or off; anything else is refused")
+    func weeklyReminder() throws {
+        var s = Settings()
+        for (text, shown) in [("sun 19:00", "sun 19:00"), ("Sunday 9:30", "sun 09:30"), ("MON 07:05", "mon 07:05"), ("sat\t23:59", "sat 23:59")] {
+            try s.setting(.partsLetterReminder, to: text)
+            #expect(s.text(of: .partsLetterReminder) == shown)
+        }
+        #expect(s.partsLetterReminder?.weekday == 7 && s.partsLetterReminder?.calendarDay == "SA")
+        for bad in ["19:00", "sun", "sun 25:00", "funday 19:00", "su 19:00", "sun 19:00 weekly", "sonntag 19:00"] {
+            #expect(throws: SettingsError.self, "\(bad)") { try s.setting(.partsLetterReminder, to: bad) }
+            #expect(s.text(of: .partsLetterReminder) == "sat 23:59", "a refused value changes nothing")
+        }
+        try s.setting(.partsLetterReminder, to: "off")
+        #expect(s.partsLetterReminder == nil)
+    }
+
+    @Test("a weekly time's first day on or after any day falls on its weekday, at most six days later")
+    func firstWeeklyDay() throws {
+        let start = try #require(CalendarDay("2026-11-23")) // a Monday
+        for weekday in 1...7 {
+            let weekly = try #require(WeeklyTime(weekday: weekday, time: ClockTime(valid: 19, 0)))
+            for offset in 0..<14 {
+                let day = start.adding(days: offset)
+                let first = weekly.firstDay(onOrAfter: day)
+                #expect(first.weekday == weekday && first >= day && first < day.adding(days: 7))
+            }
+        }
+    }
+
     @Test("each value set as text reads back the same")
     func roundTrip() throws {
         var s = Settings()
         try s.setting(.timeZone, to: "Europe/Berlin")
         try s.setting(.dayBoundary, to: "5:30")
         try s.setting(.middayReminder, to: "12:15")
+        try s.setting(.partsLetterReminder, to: "Sunday 19:30")
         try s.setting(.voice, to: "rude")
         try s.setting(.celebrations, to: "off")
         try s.setting(.personality, to: "zen")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes reminders as an iCalendar file (RFC 5545): one VEVENT per
-/// reminder, repeating daily (RRULE:FREQ=DAILY) at a floating local time
+/// reminder, repeating daily (RRULE:FREQ=DAILY) or weekly on its day
+/// (RRULE:FREQ=WEEKLY;BYDAY=SU, starting on the first such day) at a floating local time
 /// (the person's wall clock wherever they are), each with a VALARM at the
 /// start. Lines end in CRLF and are folded at 75 octets; text values are
 /// escaped. UIDs are stable per person and reminder, so importing a new
@@ -14,13 +15,16 @@ public enum ICalendar {
         public var title: String
         public var body: String
         public var url: String
+        /// Nil: daily; else the weekday it repeats on (1 = Sunday … 7 = Saturday).
+        public var weekday: Int?
 
-        public init(uid: String, start: ClockTime, title: String, body: String, url: String) {
+        public init(uid: String, start: ClockTime, title: String, body: String, url: String, weekday: Int? = nil) {
             self.uid = uid
             self.start = start
             self.title = title
             self.body = body
             self.url = url
+            self.weekday = weekday
         }
     }
 
@@ -29,16 +33,17 @@ public enum ICalendar {
     public static func calendar(_ events: [Event], firstDay: CalendarDay, stamp: FlowClock, name: String) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Reflect//Coach reminders//EN", "CALSCALE:GREGORIAN",
                      "METHOD:PUBLISH", "X-WR-CALNAME:" + escape(name)]
-        let date = firstDay.description.replacingOccurrences(of: "-", with: "")
         for e in events {
-            let start = date + "T" + two(e.start.hour) + two(e.start.minute) + "00"
+            let weekly = e.weekday.flatMap { WeeklyTime(weekday: $0, time: e.start) }
+            let day = weekly?.firstDay(onOrAfter: firstDay) ?? firstDay
+            let start = day.description.replacingOccurrences(of: "-", with: "") + "T" + two(e.start.hour) + two(e.start.minute) + "00"
             lines += [
                 "BEGIN:VEVENT",
                 "UID:" + escape(e.uid),
                 "DTSTAMP:" + utc(stamp),
                 "DTSTART:" + start,
                 "DURATION:PT5M",
-                "RRULE:FREQ=DAILY",
+                weekly.map { "RRULE:FREQ=WEEKLY;BYDAY=" + $0.calendarDay } ?? "RRULE:FREQ=DAILY",
                 "SUMMARY:" + escape(e.title),
                 "DESCRIPTION:" + escape(e.body + "\n" + e.url),
                 "URL:" + e.url,

@@ -5,6 +5,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case morningReminder = "morning_reminder"
     case eveningReminder = "evening_reminder"
     case middayReminder = "midday_reminder"
+    /// The weekly parts letter's reminder: a weekday and a time, or off.
+    case partsLetterReminder = "parts_letter_reminder"
     case voice
     case celebrations
     case personality
@@ -27,6 +29,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .morningReminder: "a time HH:MM (default 08:00)"
         case .eveningReminder: "a time HH:MM (default 21:00)"
         case .middayReminder: "a time HH:MM, or 'off' (default off)"
+        case .partsLetterReminder: "a weekday and a time such as 'sun 19:00' (mon … sun), or 'off' (default off)"
         case .voice: "nice or rude"
         case .celebrations: "on or off"
         case .personality: "a personality pack id such as default, zen or best_friend"

@@ -18,6 +18,8 @@ public struct Settings: Sendable, Equatable {
     public var eveningReminder = ClockTime(valid: 21, 0)
     /// The optional `midday_help` reminder; nil when off.
     public var middayReminder: ClockTime?
+    /// The optional weekly `parts_letter` reminder; nil when off.
+    public var partsLetterReminder: WeeklyTime?
     public var voice: NotificationVoice = .nice
     /// Off: no celebration events at all (achievements are still recorded).
     public var celebrations = true
@@ -48,6 +50,7 @@ public struct Settings: Sendable, Equatable {
         case .morningReminder: morningReminder.description
         case .eveningReminder: eveningReminder.description
         case .middayReminder: middayReminder?.description ?? "off"
+        case .partsLetterReminder: partsLetterReminder?.description ?? "off"
         case .voice: voice.rawValue
         case .celebrations: celebrations ? "on" : "off"
         case .personality: personality
@@ -85,6 +88,10 @@ public struct Settings: Sendable, Equatable {
         case .middayReminder:
             if ["off", "none", ""].contains(value.lowercased()) { middayReminder = nil; return }
             middayReminder = try time()
+        case .partsLetterReminder:
+            if ["off", "none", ""].contains(value.lowercased()) { partsLetterReminder = nil; return }
+            guard let weekly = WeeklyTime(parsing: value) else { throw bad("is not a weekday and a time") }
+            partsLetterReminder = weekly
         case .voice:
             guard let v = NotificationVoice(rawValue: value.lowercased()) else { throw bad("is not a voice") }
             voice = v
@@ -122,6 +129,7 @@ public struct Settings: Sendable, Equatable {
         case .morningReminder: morningReminder = d.morningReminder
         case .eveningReminder: eveningReminder = d.eveningReminder
         case .middayReminder: middayReminder = d.middayReminder
+        case .partsLetterReminder: partsLetterReminder = d.partsLetterReminder
         case .voice: voice = d.voice
         case .celebrations: celebrations = d.celebrations
         case .personality: personality = d.personality
