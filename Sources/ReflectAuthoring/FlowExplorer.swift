@@ -97,9 +97,14 @@ public struct FlowExplorer: Sendable {
         let started = Date()
         let seconds = min(budget.seconds, deadline.map { $0.timeIntervalSince(started) } ?? budget.seconds)
         let cancellation = SessionCancellation()
+        // The timer stops a Lua call in progress; between steps the clock is
+        // read directly, so a late timer (a busy global queue) cannot let
+        // the exploration run on past its budget.
+        let stop = started.addingTimeInterval(max(seconds, 0))
         DispatchQueue.global().asyncAfter(deadline: .now() + max(seconds, 0)) { cancellation.cancel() }
         var spent = 0
         func exhausted() -> Bool {
+            if !cancellation.isCancelled, Date() >= stop { cancellation.cancel() }
             guard cancellation.isCancelled || spent >= budget.steps else { return false }
             if !report.exhausted {
                 report.exhausted = true
