@@ -45,13 +45,19 @@ enum LuaCodec {
             let sequence = t.sequence
             out.append(Tag.table.rawValue)
             append(UInt32(sequence.count), to: &out)
-            append(UInt32(t.fields.count - sequence.count), to: &out)
+            append(UInt32(t.count - sequence.count), to: &out)
             for v in sequence { try encode(v, owner: owner, into: &out) }
             // Fields in a fixed order (a Swift dictionary iterates in a
             // per-process order): the table a flow receives is built the same
             // way on every run, whatever it does with it.
-            for (k, v) in t.fields.sorted(by: { $0.key.precedes($1.key) }) {
-                if case .integer(let i) = k, i >= 1, i <= Int64(sequence.count) { continue }
+            var rest: [(key: LuaKey, value: LuaValue)] = []
+            rest.reserveCapacity(t.count - sequence.count)
+            t.forEachField { k, v in
+                if case .integer(let i) = k, i >= 1, i <= Int64(sequence.count) { return }
+                rest.append((k, v))
+            }
+            rest.sort { $0.key.precedes($1.key) }
+            for (k, v) in rest {
                 switch k {
                 case .integer(let i): try encode(.integer(i), owner: owner, into: &out)
                 case .string(let s): try encode(.string(s), owner: owner, into: &out)
@@ -162,8 +168,9 @@ enum LuaCodec {
             case .table:
                 let narr = Int(try read(UInt32.self))
                 let nrec = Int(try read(UInt32.self))
+                if narr + nrec <= LuaTable.smallLimit { return .table(try smallTable(narr: narr, nrec: nrec)) }
                 var fields: [LuaKey: LuaValue] = [:]
-                if narr + nrec > 0 { fields.reserveCapacity(min(narr + nrec, 1 << 16)) }
+                fields.reserveCapacity(min(narr + nrec, 1 << 16))
                 for i in 0..<narr {
                     path.parts.append(.index(i + 1))
                     let v = try value()
@@ -171,16 +178,7 @@ enum LuaCodec {
                     if !v.isNil { fields[.integer(Int64(i + 1))] = v }
                 }
                 for _ in 0..<nrec {
-                    let key: LuaKey
-                    switch try value() {
-                    case .integer(let i): key = .integer(i)
-                    case .string(let s): key = .string(s)
-                    default: throw invalid("table key must be a string or an integer")
-                    }
-                    switch key {
-                    case .integer(let i): path.parts.append(.index(Int(i)))
-                    case .string(let s): path.parts.append(.field(s))
-                    }
+                    let key = try self.key()
                     let v = try value()
                     path.parts.removeLast()
                     if !v.isNil { fields[key] = v }
@@ -191,6 +189,41 @@ enum LuaCodec {
             case nil:
                 throw invalid("unknown tag \(tag)")
             }
+        }
+
+        /// A field's key, with its place pushed on `path` (the caller pops it).
+        mutating func key() throws(LuaError) -> LuaKey {
+            switch try value() {
+            case .integer(let i):
+                path.parts.append(.index(Int(i)))
+                return .integer(i)
+            case .string(let s):
+                path.parts.append(.field(s))
+                return .string(s)
+            default: throw invalid("table key must be a string or an integer")
+            }
+        }
+
+        /// A table of at most ``LuaTable/smallLimit`` entries, as pairs:
+        /// what a dictionary would hold (a later duplicate key wins, nils are
+        /// left out), without hashing.
+        mutating func smallTable(narr: Int, nrec: Int) throws(LuaError) -> LuaTable {
+            var fields: [LuaTable.Field] = []
+            fields.reserveCapacity(narr + nrec)
+            for i in 0..<narr {
+                path.parts.append(.index(i + 1))
+                let v = try value()
+                path.parts.removeLast()
+                if !v.isNil { fields.append(LuaTable.Field(key: .integer(Int64(i + 1)), value: v)) }
+            }
+            for _ in 0..<nrec {
+                let key = try self.key()
+                let v = try value()
+                path.parts.removeLast()
+                if v.isNil { continue }
+                if let i = fields.firstIndex(where: { $0.key == key }) { fields[i].value = v } else { fields.append(LuaTable.Field(key: key, value: v)) }
+            }
+            return LuaTable(uniqueSmall: fields)
         }
 
         mutating func string() throws(LuaError) -> String {

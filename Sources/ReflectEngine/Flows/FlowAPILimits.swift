@@ -29,12 +29,15 @@ public enum FlowAPILimits {
     /// as `requried` or `titel` would otherwise be ignored silently), with
     /// the nearest known field.
     static func knownFields(_ t: LuaTable, _ known: [String], _ what: @autoclosure () -> String) throws(LuaHostError) {
-        let allKnown = t.fields.keys.allSatisfy { key in
-            if case .string(let n) = key { known.contains(n) } else { true }
+        var allKnown = true
+        t.forEachField { key, _ in
+            if allKnown, case .string(let n) = key, !known.contains(n) { allKnown = false }
         }
         if allKnown { return }
         // The first unknown field in alphabetical order is the one named.
-        let names = t.fields.keys.compactMap { if case .string(let n) = $0 { n } else { nil } }.sorted()
+        var names: [String] = []
+        t.forEachField { key, _ in if case .string(let n) = key { names.append(n) } }
+        names.sort()
         for name in names where !known.contains(name) {
             let guess = Suggestion.nearest(to: name, among: known).map { " (did you mean '\($0)'?)" } ?? ""
             throw LuaHostError("\(what()): unknown field '\(name.prefix(60))'\(guess); the fields are \(known.joined(separator: ", "))")

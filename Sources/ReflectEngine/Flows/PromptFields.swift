@@ -27,8 +27,8 @@ struct PromptFields {
     var hasUnknown = false
 
     init(_ table: LuaTable, kind: PromptKind) {
-        for (key, value) in table.fields {
-            guard case .string(let name) = key else { continue }
+        table.forEachField { key, value in
+            guard case .string(let name) = key else { return }
             switch name {
             case "id": id = value
             case "text": text = value
