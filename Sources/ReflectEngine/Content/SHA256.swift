@@ -15,63 +15,143 @@ enum SHA256 {
     ]
 
     static func digest(_ message: [UInt8]) -> [UInt8] {
-        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
-        // The message, its 0x80, zeros, then its length in bits: whole blocks.
-        let bitLength = UInt64(message.count) &* 8
-        let padded = (message.count + 9 + 63) / 64 * 64
-        var data = [UInt8](repeating: 0, count: padded)
-        data.withUnsafeMutableBufferPointer { d in
-            for i in 0..<message.count { d[i] = message[i] }
-            d[message.count] = 0x80
-            for i in 0..<8 { d[padded - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
-        }
-        func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            k.withUnsafeBufferPointer { k in
-                data.withUnsafeBufferPointer { d in
-                    for chunk in stride(from: 0, to: d.count, by: 64) {
-                        for t in 0..<16 {
-                            let j = chunk + t * 4
-                            w[t] = UInt32(d[j]) << 24 | UInt32(d[j + 1]) << 16 | UInt32(d[j + 2]) << 8 | UInt32(d[j + 3])
-                        }
-                        for t in 16..<64 {
-                            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-                        }
-                        var (a, b, c, dd, e, f, g, hh) = h
-                        for t in 0..<64 {
-                            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                            let ch = (e & f) ^ (~e & g)
-                            let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
-                            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                            let maj = (a & b) ^ (a & c) ^ (b & c)
-                            let t2 = s0 &+ maj
-                            hh = g; g = f; f = e; e = dd &+ t1; dd = c; c = b; b = a; a = t1 &+ t2
-                        }
-                        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ dd, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
-                    }
-                }
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
-            out.append(UInt8(truncatingIfNeeded: v >> 24)); out.append(UInt8(truncatingIfNeeded: v >> 16))
-            out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v))
-        }
-        return out
+        var stream = Stream()
+        message.withUnsafeBytes { stream.update($0) }
+        return stream.finish()
     }
 
     static func hex(_ text: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(64)
-        for byte in digest(Array(text.utf8)) {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 15)])
+        var stream = Stream()
+        stream.update(text)
+        return stream.finishHex()
+    }
+
+    /// A digest fed in pieces: the digest of the pieces' concatenation,
+    /// without building it (a generation request's basis hashes its parts
+    /// this way instead of joining them first).
+    struct Stream {
+        private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
+            (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        /// Bytes of the block being filled (`used` of them).
+        private var block: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private var used = 0
+        private var length: UInt64 = 0
+
+        mutating func update(_ text: String) {
+            var text = text
+            text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
         }
-        return String(decoding: out, as: UTF8.self)
+
+        mutating func update(byte: UInt8) {
+            withUnsafeBytes(of: byte) { update($0) }
+        }
+
+        mutating func update(_ bytes: UnsafeRawBufferPointer) {
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+            length &+= UInt64(bytes.count)
+            var i = 0
+            if used > 0 {
+                let n = min(64 - used, bytes.count)
+                let at = used
+                withUnsafeMutableBytes(of: &block) { $0.baseAddress.map { ($0 + at).copyMemory(from: base, byteCount: n) } }
+                used += n
+                i = n
+                if used < 64 { return }
+                let full = block
+                withUnsafeBytes(of: full) { b in b.baseAddress.map { SHA256.compress(&h, $0) } }
+                used = 0
+            }
+            while bytes.count - i >= 64 {
+                SHA256.compress(&h, base + i)
+                i += 64
+            }
+            let rest = bytes.count - i
+            if rest > 0 {
+                withUnsafeMutableBytes(of: &block) { $0.baseAddress.map { $0.copyMemory(from: base + i, byteCount: rest) } }
+                used = rest
+            }
+        }
+
+        /// The 32-byte digest.
+        mutating func finish() -> [UInt8] {
+            finalBlocks()
+            var out: [UInt8] = []
+            out.reserveCapacity(32)
+            for v in [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7] {
+                out.append(UInt8(truncatingIfNeeded: v >> 24)); out.append(UInt8(truncatingIfNeeded: v >> 16))
+                out.append(UInt8(truncatingIfNeeded: v >> 8)); out.append(UInt8(truncatingIfNeeded: v))
+            }
+            return out
+        }
+
+        /// The digest in lowercase hexadecimal (64 characters).
+        mutating func finishHex() -> String {
+            finalBlocks()
+            let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+            return String(unsafeUninitializedCapacity: 64) { out in
+                var j = 0
+                for v in words {
+                    var shift: UInt32 = 28
+                    while true {
+                        let d = UInt8(truncatingIfNeeded: (v >> shift) & 15)
+                        out[j] = d < 10 ? d + 48 : d + 87
+                        j += 1
+                        if shift == 0 { break }
+                        shift -= 4
+                    }
+                }
+                return 64
+            }
+        }
+
+        /// The 0x80, zeros, then the length in bits: the last block or two.
+        private mutating func finalBlocks() {
+            let bits = length &* 8
+            var pad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+                      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let count = used + 9 <= 64 ? 64 : 128
+            let held = used
+            let current = block
+            withUnsafeMutableBytes(of: &pad) { p in
+                withUnsafeBytes(of: current) { b in
+                    for i in 0..<held { p[i] = b[i] }
+                }
+                p[held] = 0x80
+                for i in 0..<8 { p[count - 1 - i] = UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8)) }
+            }
+            withUnsafeBytes(of: pad) { p in
+                guard let base = p.baseAddress else { return }
+                SHA256.compress(&h, base)
+                if count == 128 { SHA256.compress(&h, base + 64) }
+            }
+        }
+    }
+
+    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
+
+    /// One 64-byte block into the state.
+    private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawPointer) {
+        k.withUnsafeBufferPointer { k in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t &* 4, as: UInt32.self)) }
+                for t in 16..<64 {
+                    let x = w[t &- 15], y = w[t &- 2]
+                    let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x &>> 3)
+                    let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y &>> 10)
+                    w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
+                }
+                var (a, b, c, d, e, f, g, hh) = h
+                for t in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                }
+                h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
+            }
+        }
     }
 }

@@ -46,7 +46,19 @@ public struct GenerationRequest: Sendable, Equatable {
     /// What the text is generated from, as a digest: a recorded text is
     /// reused only for the same basis (``GeneratedText/basis``).
     public var basis: String {
-        String(SHA256.hex(([purpose] + inputs + context.basisParts).joined(separator: "\u{1F}")).prefix(16))
+        // The digest of purpose, inputs and context parts joined by U+001F,
+        // fed part by part.
+        var stream = SHA256.Stream()
+        stream.update(purpose)
+        for input in inputs {
+            stream.update(byte: 0x1F)
+            stream.update(input)
+        }
+        for part in context.basisParts {
+            stream.update(byte: 0x1F)
+            stream.update(part)
+        }
+        return String(stream.finishHex().prefix(16))
     }
 
     /// Purposes the engine knows (a flow may name others; providers then
