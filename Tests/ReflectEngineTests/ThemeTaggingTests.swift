@@ -40,6 +40,12 @@ struct ThemeTaggingTests {
         #expect(try Self.library.language(for: tag).themes.themes(in: sentence) == expected, "\(tag): \(sentence)")
     }
 
+    @Test("a theme's order is its place in the declared order (tags are listed in it)")
+    func order() {
+        for (i, theme) in Theme.allCases.enumerated() { #expect(theme.order == i) }
+        #expect(Theme.allCases.sorted() == Theme.allCases)
+    }
+
     @Test("a locale without theme lists falls back along its chain; no lists at all tags nothing")
     func fallback() throws {
         let en = try #require(try Self.library.language(for: "en").localizer.chain.first)

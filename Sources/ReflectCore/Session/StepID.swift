@@ -19,12 +19,21 @@ public struct StepID: Hashable, Sendable, Codable, CustomStringConvertible, Expr
     }
 
     public static func isValid(_ raw: String) -> Bool {
-        let bytes = raw.utf8
-        guard (1...SessionLimits.maxStepIDBytes).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
-        else { return false }
-        return bytes.allSatisfy { b in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
-                || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+        var raw = raw
+        return raw.withUTF8 { bytes in
+            guard (1...SessionLimits.maxStepIDBytes).contains(bytes.count), bytes[0] >= UInt8(ascii: "a"), bytes[0] <= UInt8(ascii: "z")
+            else { return false }
+            // Bits of the legal bytes: `-` `.` `0`...`9` below 64, `_` `a`...`z` from 64 to 127.
+            let low: UInt64 = (1 << 45) | (1 << 46) | (0x3FF << 48)
+            let high: UInt64 = (1 << (95 - 64)) | (0x3FF_FFFF << (97 - 64))
+            for b in bytes {
+                if b < 64 {
+                    guard low >> b & 1 == 1 else { return false }
+                } else {
+                    guard b < 128, high >> (b - 64) & 1 == 1 else { return false }
+                }
+            }
+            return true
         }
     }
 

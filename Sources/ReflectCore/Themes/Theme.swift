@@ -9,7 +9,20 @@ public enum Theme: String, Sendable, Codable, CaseIterable, Comparable {
     public var nameKey: String { "theme.\(rawValue)" }
 
     /// Position in the declared order (work first, self last).
-    public var order: Int { Theme.allCases.firstIndex(of: self) ?? 0 }
+    public var order: Int {
+        switch self {
+        case .work: 0
+        case .sleep: 1
+        case .family: 2
+        case .exercise: 3
+        case .stress: 4
+        case .food: 5
+        case .money: 6
+        case .health: 7
+        case .friends: 8
+        case .self: 9
+        }
+    }
 
     public static func < (a: Theme, b: Theme) -> Bool { a.order < b.order }
 }

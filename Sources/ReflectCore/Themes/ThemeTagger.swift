@@ -4,27 +4,38 @@
 /// ``Theme`` order. Uses the same matcher as the distortion detector.
 public struct ThemeTagger: Sendable {
     private let matcher: PhraseMatcher?
+    /// The theme of each of the matcher's categories (nil for a category
+    /// that names no theme), fixed when the tagger is made.
+    private let themeOfCategory: [Theme?]
 
     /// Compiles the lists (an error names the theme and phrase at fault).
     public init(_ lists: ThemeLists, mode: PhraseMatcher.Mode) throws(LexiconError) {
-        matcher = lists.isEmpty ? nil : try PhraseMatcher(lists.lexicon, mode: mode)
+        self.init(matcher: lists.isEmpty ? nil : try PhraseMatcher(lists.lexicon, mode: mode))
     }
 
     /// A tagger that tags nothing (a locale chain without theme lists).
-    public static let none = ThemeTagger()
-    private init() { matcher = nil }
-    private init(matcher: PhraseMatcher) { self.matcher = matcher }
+    public static let none = ThemeTagger(matcher: nil)
+    private init(matcher: PhraseMatcher?) {
+        self.matcher = matcher
+        themeOfCategory = matcher?.categories.map { Theme(rawValue: $0) } ?? []
+    }
 
     /// The themes `text` mentions, each once, in ``Theme`` order.
     public func themes(in text: String) -> [Theme] {
         guard let matcher, !text.isEmpty else { return [] }
-        // Which categories occur, not where: matches in any order, one flag each.
-        var found = [Bool](repeating: false, count: matcher.categories.count)
+        // Which themes occur, not where: matches in any order, one bit per
+        // theme (in declared order, so reading the bits out is the order).
+        var found: UInt32 = 0
         let bytes = TextNormalizer.bytes(text)
         bytes.withUnsafeBufferPointer { buffer in
-            matcher.forEachMatch(normalized: buffer) { _, _, category in found[category] = true }
+            matcher.forEachMatch(normalized: buffer) { _, _, category in
+                if let theme = themeOfCategory[category] { found |= 1 << UInt32(theme.order) }
+            }
         }
-        return found.indices.filter { found[$0] }.compactMap { Theme(rawValue: matcher.categories[$0]) }.sorted()
+        guard found != 0 else { return [] }
+        var out: [Theme] = []
+        for theme in Theme.allCases where found & (1 << UInt32(theme.order)) != 0 { out.append(theme) }
+        return out
     }
 }
 

@@ -33,6 +33,8 @@ public struct Language: Sendable {
 
     /// The compiled word lists, each built on first use.
     let parts: LanguageParts
+    /// The templates of this language's keys, parsed at first use.
+    let templates = TemplateCache()
 
     public var tag: String { localizer.tag }
 

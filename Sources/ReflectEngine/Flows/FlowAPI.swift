@@ -152,15 +152,20 @@ public struct FlowAPI {
                 guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
+                let language = host.language
+                // Keys whose text an experiment's arm varies: the prompt's exposures.
+                let varied = language.variants.keys
                 var keys: [String] = []
-                var made = try spec(kind, call.table(2), host.language, function: name, screen: host.screen, nonAnswer: host.isNonAnswer) { observation in
-                    if case .resolvedKey(let key) = observation { keys.append(key) }
+                var made = try spec(kind, call.table(2), language, function: name, screen: { host.screen($0) },
+                                    nonAnswer: { host.isNonAnswer($0) }) { observation in
+                    if !varied.isEmpty, case .resolvedKey(let key) = observation { keys.append(key) }
                     host.observe(observation)
                 }
-                let varied = host.language.variants.keys
-                var experiments: [String] = []
-                for key in keys { for e in varied[key] ?? [] where !experiments.contains(e) { experiments.append(e) } }
-                made.experiments = experiments
+                if !keys.isEmpty {
+                    var experiments: [String] = []
+                    for key in keys { for e in varied[key] ?? [] where !experiments.contains(e) { experiments.append(e) } }
+                    made.experiments = experiments
+                }
                 let token = try host.prompt(made)
                 return .yield([.integer(token)])
             })
@@ -215,7 +220,8 @@ public struct FlowAPI {
                 guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: host.screen, nonAnswer: host.isNonAnswer))
+                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: { host.screen($0) },
+                                                                    nonAnswer: { host.isNonAnswer($0) }))
                 return .yield([.integer(token)])
             }),
             "feedback": .function(try lua.makeFunction("feedback") { call in
@@ -238,7 +244,8 @@ public struct FlowAPI {
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
                 var marks: [PrepMark] = []
-                let named = t.fields.compactMap { (k, v) -> (String, LuaValue)? in if case .string(let s) = k { (s, v) } else { nil } }
+                var named: [(String, LuaValue)] = []
+                t.forEachField { k, v in if case .string(let s) = k { named.append((s, v)) } }
                 guard named.count <= SessionLimits.maxOptions else { throw LuaHostError("s:prep_marks: more than \(SessionLimits.maxOptions) marks") }
                 for (key, value) in named.sorted(by: { $0.0 < $1.0 }) {
                     guard let v = value.stringValue, let mark = ChecklistMark(rawValue: v) else {
@@ -366,7 +373,7 @@ public struct FlowAPI {
     /// The fallback is rendered like a prompt's text: `args` are quoted into
     /// it, and `static` replaces it when an argument cannot be quoted.
     static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict,
-                                  nonAnswer: ((String) -> Bool)? = nil) throws(LuaHostError) -> GenerationRequest {
+                                  nonAnswer: (String) -> Bool) throws(LuaHostError) -> GenerationRequest {
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
         }
@@ -395,13 +402,15 @@ public struct FlowAPI {
     /// `s:feedback { pre = n, post = n [, distortion = kind, framework = "cbt", final = "final", inputs = { ... }, timeout = 1.5] }`.
     static func feedbackRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> FeedbackRequest {
         var context = try context(t, language, what: "feedback")
-        for (field, keyPath) in [("pre", \GenerationContext.pre), ("post", \GenerationContext.post)] {
+        func intensity(_ field: String) throws(LuaHostError) -> Int? {
             switch t[field] {
-            case .nil: break
-            case .integer(let i) where (0...10).contains(i): context[keyPath: keyPath] = Int(i)
+            case .nil: return nil
+            case .integer(let i) where (0...10).contains(i): return Int(i)
             default: throw LuaHostError("feedback: '\(field)' must be an intensity from 0 to 10, or nil")
             }
         }
+        context.pre = try intensity("pre")
+        context.post = try intensity("post")
         var final: StepID?
         if let raw = t["final"].stringValue {
             guard let id = StepID(raw) else { throw LuaHostError("feedback: 'final' must be the id of an s:generate request") }
@@ -431,7 +440,7 @@ public struct FlowAPI {
     /// Answers quoted into a text (as a prompt's `args`): a non-answer or a
     /// flagged answer becomes "" (and the `static` wording is used).
     private static func quotableArgs(_ value: LuaValue, _ language: Language, what: @autoclosure () -> String, screen: (String) -> SafetyVerdict,
-                                     nonAnswer: ((String) -> Bool)?) throws(LuaHostError) -> [String] {
+                                     nonAnswer: (String) -> Bool) throws(LuaHostError) -> [String] {
         let list = value.tableValue?.sequence ?? []
         guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what()): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var args: [String] = []
@@ -439,7 +448,7 @@ public struct FlowAPI {
             switch v {
             case .string(let s):
                 _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(what()): an answer")
-                let quotable = !(nonAnswer ?? { language.probe?.isNonAnswer($0) == true })(s) && screen(s) == .ok
+                let quotable = !nonAnswer(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(what()) must be texts (answers), got \(v.typeName)")
@@ -528,7 +537,7 @@ public struct FlowAPI {
     // MARK: - Reading a prompt spec
 
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
-                     screen: (String) -> SafetyVerdict, nonAnswer: ((String) -> Bool)? = nil,
+                     screen: (String) -> SafetyVerdict, nonAnswer: (String) -> Bool,
                      observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
         let fields = PromptFields(t, kind: kind)
         guard let raw = fields.id.stringValue, let step = StepID(raw) else {
@@ -556,7 +565,7 @@ public struct FlowAPI {
             // would be cruel). Both take the flow's fallback wording.
             case .string(let s):
                 _ = try FlowAPILimits.text(s, max: SessionLimits.maxTextBytes, "\(function) '\(step)': an answer in 'args'")
-                let quotable = !(nonAnswer ?? { language.probe?.isNonAnswer($0) == true })(s) && screen(s) == .ok
+                let quotable = !nonAnswer(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
             default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
@@ -670,7 +679,7 @@ public struct FlowAPI {
                        step: StepID? = nil, observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> String {
         let isKey = looksLikeKey(textOrKey)
         if isKey { observe(.resolvedKey(textOrKey)) }
-        let template = Template(try lookup(textOrKey, isKey: isKey, language, field: field()))
+        let template = try self.template(textOrKey, isKey: isKey, language, field: field())
         var unfilled = false, beyond = false
         for case .argument(let n) in template.pieces {
             if n > args.count { beyond = true; unfilled = true } else if args[n - 1].isEmpty { unfilled = true }
@@ -679,9 +688,14 @@ public struct FlowAPI {
             let fallbackIsKey = looksLikeKey(fallback)
             if fallbackIsKey { observe(.resolvedKey(fallback)) }
             // Resolved even when not needed, so a missing fallback key is
-            // found early; parsed only when used.
-            let alternative = try lookup(fallback, isKey: fallbackIsKey, language, field: "\(field()) fallback")
-            if unfilled { return Template(alternative).render([]) }
+            // found early; a literal fallback is parsed only when used.
+            if fallbackIsKey {
+                let alternative = try self.template(fallback, isKey: true, language, field: "\(field()) fallback")
+                if unfilled { return alternative.render([]) }
+            } else {
+                let alternative = try lookup(fallback, isKey: false, language, field: "\(field()) fallback")
+                if unfilled { return Template(alternative).render([]) }
+            }
         } else if unfilled, let step, beyond {
             observe(.unfilledPlaceholder(step: step, key: textOrKey))
         }
@@ -691,6 +705,13 @@ public struct FlowAPI {
             throw LuaHostError("\(field()): the text as shown would be \(size) bytes (at most \(FlowAPILimits.maxRenderedBytes))")
         }
         return template.render(args, reserving: size)
+    }
+
+    /// The template of a key (parsed once per language) or of a literal text.
+    private static func template(_ textOrKey: String, isKey: Bool, _ language: Language,
+                                 field: @autoclosure () -> String) throws(LuaHostError) -> Template {
+        if isKey, let cached = language.templates.template(forKey: textOrKey, in: language.localizer) { return cached }
+        return Template(try lookup(textOrKey, isKey: isKey, language, field: field()))
     }
 
     private static func lookup(_ textOrKey: String, isKey: Bool, _ language: Language, field: @autoclosure () -> String) throws(LuaHostError) -> String {
@@ -706,17 +727,24 @@ public struct FlowAPI {
 
     /// `reflection.negative.q1`: lowercase words joined by dots, no spaces.
     static func looksLikeKey(_ s: String) -> Bool {
-        var dot = false
-        var last: UInt8 = 0
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): break
-            case UInt8(ascii: "."): dot = true
-            default: return false
+        var s = s
+        return s.withUTF8 { bytes in
+            guard let last = bytes.last, last != UInt8(ascii: ".") else { return false }
+            // Bits of the bytes a key may hold: `-` `.` `0`...`9` below 64,
+            // `_` `a`...`z` from 64 to 127.
+            let low: UInt64 = (1 << 45) | (1 << 46) | (0x3FF << 48)
+            let high: UInt64 = (1 << (95 - 64)) | (0x3FF_FFFF << (97 - 64))
+            var dot = false
+            for b in bytes {
+                if b < 64 {
+                    guard low >> b & 1 == 1 else { return false }
+                    if b == UInt8(ascii: ".") { dot = true }
+                } else {
+                    guard b < 128, high >> (b - 64) & 1 == 1 else { return false }
+                }
             }
-            last = b
+            return dot
         }
-        return dot && last != UInt8(ascii: ".")
     }
 
     private static func describe(_ v: LuaValue) -> String {

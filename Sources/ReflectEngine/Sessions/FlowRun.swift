@@ -183,15 +183,15 @@ final class FlowRun: FlowAPI.Host {
     func observe(_ observation: FlowAPI.Observation) { observer?(observation) }
 
     func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) -> Int64 {
-        // Every prompt is answered and saved: a flow may not ask more than a
-        // save can hold (the same limit the save is checked against).
-        guard asked.count < SessionLimits.maxAnswers || asked.contains(spec.step) else {
-            throw LuaHostError("'\(spec.step)' would be question \(asked.count + 1) of this session "
-                               + "(a session holds at most \(SessionLimits.maxAnswers) answers)")
-        }
         // Raised at the call, so the error names the line that asks it again.
         guard !asked.contains(spec.step) else {
             throw LuaHostError("flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
+        }
+        // Every prompt is answered and saved: a flow may not ask more than a
+        // save can hold (the same limit the save is checked against).
+        guard asked.count < SessionLimits.maxAnswers else {
+            throw LuaHostError("'\(spec.step)' would be question \(asked.count + 1) of this session "
+                               + "(a session holds at most \(SessionLimits.maxAnswers) answers)")
         }
         return pend(.prompt(spec))
     }

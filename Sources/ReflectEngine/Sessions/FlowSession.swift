@@ -125,11 +125,14 @@ public final class FlowSession {
                                generated: slots.contains { $0?.generated == true })
     }
 
+    /// The intensity steps a summary reports.
+    private static let preStep: StepID = "pre", postStep: StepID = "post"
+
     public var summary: DoneSummary {
         func intensity(_ step: StepID) -> Int? {
             save.answers.last { $0.step == step }.flatMap { if case .integer(let i) = $0.value { i } else { nil } }
         }
-        return DoneSummary(session: sessionID, pre: intensity("pre"), post: intensity("post"))
+        return DoneSummary(session: sessionID, pre: intensity(Self.preStep), post: intensity(Self.postStep))
     }
 
     /// Answers the current prompt, or runs a command. See the type's

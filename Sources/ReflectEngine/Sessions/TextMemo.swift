@@ -4,21 +4,30 @@
 ///
 /// A run sees a handful of texts, mostly answers of a few dozen bytes:
 /// comparing them is cheaper than hashing them, so the memo is a short list
-/// searched by equality. Bounded: cleared when it holds ``capacity`` texts
-/// (a result is then computed again, never wrong).
+/// searched by equality, and only texts of the same UTF-8 length are
+/// compared. Bounded: cleared when it holds ``capacity`` texts (a result is
+/// then computed again, never wrong).
+///
+/// Contract: `compute` gives equal results for equal strings (the gate and
+/// the probe normalise texts, NFKC included); a text canonically equal to
+/// a remembered one but of another length is computed, not looked up.
 struct TextMemo<Value> {
     static var capacity: Int { 64 }
+    private var lengths: [Int] = []
     private var texts: [String] = []
     private var values: [Value] = []
 
     /// The remembered result for `text`, else `compute(text)` (remembered).
     mutating func value(for text: String, _ compute: (String) -> Value) -> Value {
-        if let i = texts.firstIndex(of: text) { return values[i] }
+        let length = text.utf8.count
+        for i in lengths.indices where lengths[i] == length && texts[i] == text { return values[i] }
         let value = compute(text)
         if texts.count >= Self.capacity {
+            lengths.removeAll(keepingCapacity: true)
             texts.removeAll(keepingCapacity: true)
             values.removeAll(keepingCapacity: true)
         }
+        lengths.append(length)
         texts.append(text)
         values.append(value)
         return value
