@@ -3,7 +3,7 @@ import ReflectCore
 /// What one resume of a flow produced: where it stopped, and what it did on
 /// the way.
 ///
-/// Contract: ``FlowRun/advance(answering:with:)`` returns this as a value;
+/// Contract: ``FlowRun/advance(answering:passing:)`` returns this as a value;
 /// nothing about it is left in shared state for the session to pick up.
 /// `yield` is nil when the flow finished.
 struct FlowStep {

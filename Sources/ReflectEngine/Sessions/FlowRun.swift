@@ -120,19 +120,19 @@ final class FlowRun: FlowAPI.Host {
         return lua.gcCount
     }
 
-    /// Resumes the flow with `values` (nothing on the first call; the
+    /// Resumes the flow with `value` (nothing on the first call; the
     /// answer to `step`, or a generated text, later) and runs it to its next
     /// yield. Returns where it stopped and the effects of the way there;
     /// nothing of it stays behind in this run for anyone to read.
-    func advance(answering step: StepID?, with values: [LuaValue]) throws(EngineError) -> FlowStep {
+    func advance(answering step: StepID?, passing value: LuaValue?) throws(EngineError) -> FlowStep {
         pending = nil
         distortionCalls = 0
         printGate.reset()
         answering = step
         effects = []
         defer { answering = nil }
-        let result: LuaResumeResult
-        do { result = try lua.resume(coroutine, with: values) } catch { throw .lua(error) }
+        let result: LuaResumption
+        do { result = try lua.resume(coroutine, passing: value) } catch { throw .lua(error) }
         guard case .yielded(let yielded) = result else {
             // The flow ended: the rules' `finish` celebrates the run.
             if let rulesFinish, step != nil {
@@ -142,7 +142,7 @@ final class FlowRun: FlowAPI.Host {
         }
         // Only what the API accepted, yielded by the API itself, is shown or
         // fulfilled: a raw `coroutine.yield` (even after a call that failed) is not.
-        guard let (token, yield) = pending, yielded == [.integer(token)] else {
+        guard let (token, yield) = pending, yielded == .one(.integer(token)) else {
             throw .invalidFlow(file: definition.file, line: nil,
                                message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
         }
@@ -215,7 +215,7 @@ final class FlowRun: FlowAPI.Host {
     }
 
     /// Records what the flow yields for and returns the one-time token the
-    /// yield must carry (``advance(answering:with:)`` accepts no other).
+    /// yield must carry (``advance(answering:passing:)`` accepts no other).
     private func pend(_ yield: FlowYield) -> Int64 {
         let token = Int64.random(in: Int64.min...Int64.max)
         pending = (token, yield)

@@ -179,7 +179,7 @@ public final class FlowSession {
         var outcome = AnswerOutcome(safety: flag, probed: probed)
         if case .text(let text) = value { outcome.themes = language.themes.themes(in: text) }
         let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
-        do { driven = try drive(answering: prompt.step, with: [FlowAPI.luaValue(value, language: language, screen: run.screen)]) } catch {
+        do { driven = try drive(answering: prompt.step, passing: FlowAPI.luaValue(value, language: language, screen: run.screen)) } catch {
             // The flow failed after a valid answer: the answer is still kept.
             outcome.generated = unjournalledTexts
             if unjournalledRecall { outcome.recalled = save.recalled }
@@ -228,24 +228,25 @@ public final class FlowSession {
 
     // MARK: - Running and effects
 
-    /// Resumes the flow with `values` and runs it to its next prompt (nil:
-    /// its end), fulfilling generation requests on the way. Returns every
-    /// effect of the way, to be applied by the caller.
-    private func drive(answering step: StepID?, with values: [LuaValue]) throws(EngineError)
+    /// Resumes the flow with `value` (nothing when nil: the first resume)
+    /// and runs it to its next prompt (nil: its end), fulfilling generation
+    /// requests on the way. Returns every effect of the way, to be applied
+    /// by the caller.
+    private func drive(answering step: StepID?, passing value: LuaValue?) throws(EngineError)
         -> (next: FlowAPI.PromptSpec?, effects: [FlowEffect]) {
         var ruleEffects: [FlowEffect] = []
-        if let step, let answer = values.first { ruleEffects = try run.afterAnswer(step, answer) }
-        var done = try run.advance(answering: step, with: values)
+        if let step, let answer = value { ruleEffects = try run.afterAnswer(step, answer) }
+        var done = try run.advance(answering: step, passing: value)
         var effects = ruleEffects + done.effects
         loop: while true {
             switch done.yield {
             case .generate(let request)?:
-                done = try run.advance(answering: step, with: [.string(fulfil(request))])
+                done = try run.advance(answering: step, passing: .string(fulfil(request)))
             case .feedback(let request)?:
                 fulfil(request)
-                done = try run.advance(answering: step, with: [])
+                done = try run.advance(answering: step, passing: nil)
             case .related(let request)?:
-                done = try run.advance(answering: step, with: [FlowAPI.relatedTable(fulfil(request))])
+                done = try run.advance(answering: step, passing: FlowAPI.relatedTable(fulfil(request)))
             default:
                 break loop
             }
@@ -453,7 +454,7 @@ public final class FlowSession {
     /// answer must belong to the step the flow asks at that point and fit
     /// its shape; otherwise the flow changed under the save.
     private func replay() throws(EngineError) {
-        var driven = try drive(answering: nil, with: [])
+        var driven = try drive(answering: nil, passing: nil)
         _ = apply(driven.effects, live: false)
         var next = driven.next
         for (i, recorded) in save.answers.enumerated() {
@@ -485,7 +486,7 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step,
                                    message: "flow changed: the saved answer to '\(recorded.step)' does not fit its \(asked.kind.rawValue) question any more")
             }
-            driven = try drive(answering: recorded.step, with: [FlowAPI.luaValue(recorded.value, language: language, screen: run.screen)])
+            driven = try drive(answering: recorded.step, passing: FlowAPI.luaValue(recorded.value, language: language, screen: run.screen))
             _ = apply(driven.effects, live: false)
             next = driven.next
         }
