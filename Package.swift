@@ -61,10 +61,18 @@ let package = Package(
         .target(name: "ReflectTranslation", dependencies: ["ReflectEngine", "ReflectCore",
                                                           .product(name: "Yams", package: "Yams")]),
         .target(name: "ReflectStoreJournal", dependencies: ["ReflectEngine", "ReflectCore", "ReflectStore"]),
+        // The release `reflect` links the Swift runtime and Foundation
+        // statically on Linux: resolving their ~20,000 symbols across a dozen
+        // shared libraries was a third of a start (BENCHMARKS.md, time to
+        // first prompt). The compile flag makes the module's autolink entries
+        // name the static libraries' own dependencies; libcurl and libxml2
+        // stay shared (scripts/ensure-system-packages installs libcurl's
+        // development link). Debug builds and the tests link as before.
         .executableTarget(name: "reflect", dependencies: [
             "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation", "CLibedit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
+        ], swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+           linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         // Workloads mirroring bench/anchors, measured under callgrind (docs/sandbox.md).
         .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore",
                                                            "ReflectStoreJournal"]),

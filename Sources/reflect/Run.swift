@@ -103,7 +103,11 @@ struct Run: ParsableCommand {
                 // A session whose flow changed under it cannot resume: offer to
                 // start anew, setting it aside (its answers kept), instead of
                 // failing with "flow changed" on every run.
-                if case .flowChanged(let step, let why)? = SessionResumer(store: store, library: library, generation: generation).whyNotResumable(latest.id) {
+                // One replay: it says whether the session can resume, and is the
+                // session resumed when nothing changed before the lease.
+                let resumer = SessionResumer(store: store, library: library, generation: generation)
+                let attempt = resumer.attempt(latest.id)
+                if case .flowChanged(let step, let why)? = attempt.whyNot {
                     let show = "reflect show \(latest.id.prefix(8))" + (storeOptions.db.map { " --db \(SessionLoop.shellQuoted($0))" } ?? "")
                     if drive.format == .jsonl || drive.answers != nil {
                         guard !resume else {
@@ -137,7 +141,7 @@ struct Run: ParsableCommand {
                 }
                 if resumeIt {
                     let lease = try store.lease(session: latest.id)
-                    session = try SessionResumer(store: store, library: library, generation: generation).open(latest.id)
+                    session = try resumer.resume(attempt)
                     return try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                                            answersPath: drive.answers,
                                            resumeHint: SessionLoop.resumeHint(session: latest.id, content: contentOptions, store: storeOptions))
