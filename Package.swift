@@ -61,17 +61,21 @@ let package = Package(
         .target(name: "ReflectTranslation", dependencies: ["ReflectEngine", "ReflectCore",
                                                           .product(name: "Yams", package: "Yams")]),
         .target(name: "ReflectStoreJournal", dependencies: ["ReflectEngine", "ReflectCore", "ReflectStore"]),
+        // libcurl loaded at its first use (see include/CLazyCurl.h).
+        .target(name: "CLazyCurl"),
         // The release `reflect` links the Swift runtime and Foundation
         // statically on Linux: resolving their ~20,000 symbols across a dozen
         // shared libraries was a third of a start (BENCHMARKS.md, time to
         // first prompt). The compile flag makes the module's autolink entries
-        // name the static libraries' own dependencies; libcurl and libxml2
-        // stay shared (scripts/ensure-system-packages installs libcurl's
-        // development link). Debug builds and the tests link as before.
+        // name the static libraries' own dependencies, except libcurl: its
+        // functions come from CLazyCurl, which loads it only when a text
+        // generation server is used. libxml2 stays a shared library.
+        // Debug builds and the tests link as before.
         .executableTarget(name: "reflect", dependencies: [
-            "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation", "CLibedit",
+            "ReflectEngine", "ReflectStore", "ReflectStoreJournal", "ReflectAuthoring", "ReflectTranslation", "CLibedit", "CLazyCurl",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))],
+        ], swiftSettings: [.unsafeFlags(["-static-stdlib", "-Xfrontend", "-disable-autolink-library", "-Xfrontend", "curl"],
+                                        .when(platforms: [.linux], configuration: .release))],
            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
         // Workloads mirroring bench/anchors, measured under callgrind (docs/sandbox.md).
         .executableTarget(name: "reflect-bench", dependencies: ["LuaHost", "ReflectCore", "ReflectEngine", "ReflectStore",

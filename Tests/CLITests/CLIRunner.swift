@@ -17,6 +17,11 @@ struct CLIRunner {
     }
 
     static var executable: URL {
+        // `REFLECT_TEST_EXECUTABLE`: another build of `reflect` (scripts/test
+        // runs suites against the release build, linked differently).
+        if let path = ProcessInfo.processInfo.environment["REFLECT_TEST_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         // The test bundle and the executable are built side by side.
         var dir = Bundle.main.bundleURL
         for _ in 0..<3 {
