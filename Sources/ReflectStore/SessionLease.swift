@@ -78,11 +78,30 @@ public final class SessionLease: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            let me = "held by pid \(getpid()) on \(ProcessInfo.processInfo.hostName) since \(ISO8601DateFormatter().string(from: Date()))\n"
+            let me = "held by pid \(getpid()) on \(ProcessInfo.processInfo.hostName) since \(utcStamp(Date()))\n"
             _ = ftruncate(fd, 0)
             _ = me.withCString { pwrite(fd, $0, strlen($0), 0) }
             return SessionLease(sessionID: sessionID, file: file, fd: fd)
         }
+    }
+
+    /// `date` as `ISO8601DateFormatter()` writes it (UTC, whole seconds:
+    /// `2026-11-24T11:20:13Z`), without creating that formatter, whose ICU
+    /// set-up was most of the cost of taking a lease.
+    static func utcStamp(_ date: Date) -> String {
+        // Foundation's formatter takes the instant to the nearest
+        // millisecond first (half a millisecond added, then floored), in
+        // this arithmetic, and then drops the milliseconds.
+        let milliseconds = (date.timeIntervalSinceReferenceDate + 978_307_200) * 1000 + 0.5
+        let whole = (milliseconds / 1000).rounded(.down)
+        guard whole.isFinite, abs(whole) < 1e12 else { return ISO8601DateFormatter().string(from: date) }
+        var seconds = time_t(whole)
+        var t = tm()
+        guard gmtime_r(&seconds, &t) != nil else { return ISO8601DateFormatter().string(from: date) }
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : String(v) }
+        let year = Int(t.tm_year) + 1900
+        guard (1000...9999).contains(year) else { return ISO8601DateFormatter().string(from: date) }
+        return "\(year)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 
     /// Session ids are letters, digits and '-' (validated on import); any

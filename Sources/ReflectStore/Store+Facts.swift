@@ -88,8 +88,8 @@ extension Store {
             let firstEver = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE user = ? AND flow_id = ?)"),
                                               arguments: [user, flowID]) != true
             let library = try Store.prepRows(user: user, in: db).map(\.item)
-            let marks = try PrepMarkRecord.filter(Column("user") == user && Column("day") == moment.day.adding(days: -1).description)
-                .fetchAll(db)
+            let marks = try PrepMarkRecord.fetchAll(db.cachedStatement(sql: #"SELECT * FROM "prep_mark" WHERE ("user" = ?) AND ("day" = ?)"#),
+                                                    arguments: [user, moment.day.adding(days: -1).description])
             let order = Dictionary(library.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
             return UserFacts(day: moment.day.description, phase: moment.phase, earlierAnswers: earlier, streak: nil,
                              firstToday: !today.contains { $0.flowID == flowID }, firstEver: firstEver,

@@ -43,7 +43,10 @@ extension Store {
 
     /// The rows, or the defaults (not yet written) when there are none.
     static func prepRows(user: String, in db: Database) throws -> [PrepItemRecord] {
-        let rows = try PrepItemRecord.filter(Column("user") == user).order(Column("position"), Column("id")).fetchAll(db)
+        // GRDB's query interface's SQL for filter(user).order(position, id),
+        // without its schema look-ups (a run's start reads this).
+        let rows = try PrepItemRecord.fetchAll(db.cachedStatement(sql: #"SELECT * FROM "prep_item" WHERE "user" = ? ORDER BY "position", "id""#),
+                                               arguments: [user])
         guard rows.isEmpty else { return rows }
         return PrepLibrary.defaults.enumerated().map { i, d in
             PrepItemRecord(user: user, id: d.id, text: nil, core: d.core, position: i + 1, createdAt: "", updatedAt: "")

@@ -39,7 +39,18 @@ extension Store {
 
     public func beginSession(_ session: SessionRecord) throws(StoreError) {
         try write { db in
-            try session.insert(db)
+            // Every column, as GRDB's record insert writes them (the record's
+            // coding keys; BeginSessionTests compares the two), without the
+            // schema look-ups and record encoding of its first use in a
+            // process: a run's start.
+            try db.cachedStatement(sql: """
+                INSERT INTO session (id, flow_id, flow_version, locale, personality, user, mood, seed, clock, started_at,
+                                     completed_at, status, pre, post, facts, variants, set_aside_at, recalled)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [session.id, session.flowID, session.flowVersion, session.locale, session.personality,
+                                         session.user, session.mood?.rawValue, session.seed, session.clock, session.startedAt,
+                                         session.completedAt, session.status.rawValue, session.pre, session.post, session.facts,
+                                         session.variants, session.setAsideAt, session.recalled])
             try Store.markReturn(user: session.user, session: session.id, startedAt: session.startedAt, in: db)
         }
     }

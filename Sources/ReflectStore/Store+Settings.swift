@@ -9,7 +9,11 @@ extension Store {
     /// Keys in `repairing` (about to be set again) are left at their
     /// defaults when their stored value cannot be read.
     public func settings(user: String, repairing: Set<SettingKey> = []) throws(StoreError) -> Settings {
-        let rows = try read { db in try SettingRecord.filter(Column("user") == user).fetchAll(db) }
+        // The SQL GRDB's query interface writes for `filter(user)`, without
+        // its schema look-ups (a start reads this first).
+        let rows = try read { db in
+            try SettingRecord.fetchAll(db.cachedStatement(sql: #"SELECT * FROM "setting" WHERE "user" = ?"#), arguments: [user])
+        }
         return try Store.settings(from: rows, repairing: repairing)
     }
 

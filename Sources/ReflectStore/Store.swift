@@ -1,5 +1,10 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The embedded SQLite store (GRDB): sessions and their answer logs, mood
 /// entries, and the tables later features fill.
@@ -25,6 +30,21 @@ public final class Store: Sendable {
         case readOnly
     }
 
+    /// How reads reach the database (``Access/readWrite`` only; a
+    /// read-only store has one connection).
+    public enum Reading: Sendable {
+        /// On reader connections beside the writer (a GRDB pool): a read
+        /// runs while another thread of this process writes.
+        case concurrent
+        /// On the one connection that also writes (a GRDB queue, WAL as
+        /// well): no second connection is opened — its set-up and schema
+        /// read are most of what the store costs a short process — and a
+        /// read waits for a write of this process in progress. Each read
+        /// is still one read-only transaction on a committed snapshot, and
+        /// other processes read and write beside it as before.
+        case serialized
+    }
+
     public let path: String
     public let access: Access
     let writer: any DatabaseWriter
@@ -43,12 +63,12 @@ public final class Store: Sendable {
 
     /// Opens the database at `path`: with `.readWrite`, creating and
     /// migrating it if needed; with `.readOnly`, as it is.
-    public init(path: String, access: Access = .readWrite) throws(StoreError) {
+    public init(path: String, access: Access = .readWrite, reading: Reading = .concurrent) throws(StoreError) {
         self.path = path
         self.access = access
         do {
             switch access {
-            case .readWrite: writer = try Store.openForWriting(path)
+            case .readWrite: writer = try Store.openForWriting(path, reading: reading)
             case .readOnly: writer = try Store.openForReading(path)
             }
         } catch {
@@ -56,12 +76,12 @@ public final class Store: Sendable {
         }
     }
 
-    private static func configuration(path: String, readonly: Bool) -> Configuration {
+    private static func configuration(path: String, readonly: Bool, grdbTurnsOnWAL: Bool = true) -> Configuration {
         var config = Configuration()
         config.readonly = readonly
         config.busyMode = .timeout(10)
         config.foreignKeysEnabled = true
-        config.journalMode = .wal
+        config.journalMode = grdbTurnsOnWAL ? .wal : .default
         config.prepareDatabase { db in
             // Reads only, before GRDB turns on WAL and before migrations.
             try DatabaseIdentity.check(db, path: path)
@@ -71,12 +91,12 @@ public final class Store: Sendable {
         return config
     }
 
-    private static func openForWriting(_ path: String) throws -> any DatabaseWriter {
+    private static func openForWriting(_ path: String, reading: Reading) throws -> any DatabaseWriter {
         try StoreFile.ensureExists(path)
-        let pool = try openPool(path)
-        // GRDB's pool turns WAL on and sets `synchronous = NORMAL` on the
-        // writer *after* prepareDatabase, so FULL is set here, on the one
-        // writer connection, where it stays. FULL syncs the WAL at every
+        let pool: any DatabaseWriter = try open(path, reading: reading)
+        // GRDB turns WAL on and sets `synchronous = NORMAL` on the writer
+        // *after* prepareDatabase, so FULL is set here, on the one writer
+        // connection, where it stays. FULL syncs the WAL at every
         // commit: an answer a person typed is worth a millisecond of fsync
         // (NORMAL would lose the last answers to a power loss or OS crash).
         let version = try pool.writeWithoutTransaction { db -> Int in
@@ -92,19 +112,45 @@ public final class Store: Sendable {
         return pool
     }
 
-    /// The pool, with GRDB turning WAL on. SQLite does not call the busy
+    /// The pool (or queue), with GRDB turning WAL on. SQLite does not call the busy
     /// handler for the exclusive lock that `PRAGMA journal_mode = WAL`
     /// takes, so when several processes first-use a new file at once, all
     /// but one can get SQLITE_BUSY there at once. Opening writes nothing
     /// else that could be half done, so it is retried, within the same
     /// 10 s as any busy database.
-    private static func openPool(_ path: String) throws -> DatabasePool {
+    private static func open(_ path: String, reading: Reading) throws -> any DatabaseWriter {
         let deadline = Date().addingTimeInterval(10)
         while true {
             do {
-                return try DatabasePool(path: path, configuration: configuration(path: path, readonly: false))
+                switch reading {
+                case .concurrent: return try DatabasePool(path: path, configuration: configuration(path: path, readonly: false))
+                case .serialized:
+                    let queue = try DatabaseQueue(path: path, configuration: configuration(path: path, readonly: false, grdbTurnsOnWAL: false))
+                    try queue.writeWithoutTransaction { db in try turnOnWAL(db, path: path) }
+                    return queue
+                }
             } catch let e as DatabaseError where e.resultCode == .SQLITE_BUSY && Date() < deadline {
                 usleep(UInt32.random(in: 2_000...20_000))
+            }
+        }
+    }
+
+    /// What GRDB's `journalMode = .wal` does when it opens a connection,
+    /// for the one connection of ``Reading/serialized``: WAL on, and a
+    /// write-ahead log that is not empty (GRDB issues 102 and 1383: a
+    /// connection opened later reads through it), its size read with one
+    /// `stat` instead of Foundation's URL resource values (most of what
+    /// opening cost there). StoreTests compares the files both leave.
+    static func turnOnWAL(_ db: Database, path: String) throws {
+        guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+            throw DatabaseError(message: "could not activate WAL Mode at path: \(path)")
+        }
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")  // as GRDB does; FULL is set right after
+        var st = stat()
+        if stat(path + "-wal", &st) != 0 || st.st_size == 0 {
+            try db.inSavepoint {
+                try db.execute(sql: "CREATE TABLE grdb_issue_102 (id INTEGER PRIMARY KEY); DROP TABLE grdb_issue_102;")
+                return .commit
             }
         }
     }

@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
     func run() throws {
         let library = try contentOptions.open()
         let stamps = try Timestamps(now: drive.now)
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(reading: .serialized)
         let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
         let input = try AnswerSource(path: drive.answers)
         do {
@@ -205,7 +205,7 @@ struct Resume: ParsableCommand {
 
     func run() throws {
         let stamps = try Timestamps(now: drive.now)
-        let store = try storeOptions.open()
+        let store = try storeOptions.open(reading: .serialized)
         let printer = EventPrinter(format: drive.format, interactive: drive.answers == nil)
         let input = try AnswerSource(path: drive.answers)
         do {

@@ -14,9 +14,12 @@ struct StoreOptions: ParsableArguments {
     var user: String = "default"
 
     /// Opens the database; `.readOnly` for commands that only read (they
-    /// then work on a read-only file or mount and during another writer's lock).
-    func open(_ access: Store.Access = .readWrite) throws -> Store {
-        do { return try Store(path: db ?? Store.defaultPath(), access: access) } catch { throw failStore(error) }
+    /// then work on a read-only file or mount and during another writer's
+    /// lock). `reading: .serialized` for a command whose reads and writes
+    /// take turns anyway (`run`, `resume`): one connection to open instead
+    /// of two (``Store/Reading``).
+    func open(_ access: Store.Access = .readWrite, reading: Store.Reading = .concurrent) throws -> Store {
+        do { return try Store(path: db ?? Store.defaultPath(), access: access, reading: reading) } catch { throw failStore(error) }
     }
 }
 

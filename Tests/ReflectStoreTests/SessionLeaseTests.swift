@@ -32,6 +32,24 @@ struct SessionLeaseTests {
         _ = try store.lease(session: "s1")
     }
 
+    @Test("the holder's start time is written as ISO8601DateFormatter writes it, on 20,000 random instants and the edges")
+    func holderStamp() {
+        let formatter = ISO8601DateFormatter()
+        var generator = SystemRandomNumberGenerator()
+        var instants: [Date] = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.5), Date(timeIntervalSince1970: 59.999),
+                                Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSince1970: 253_402_300_799),
+                                Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 951_782_400)]
+        for _ in 0..<10_000 {
+            instants.append(Date(timeIntervalSince1970: Double.random(in: -2_000_000_000...4_000_000_000, using: &generator)))
+            // Within a millisecond of the next second, where the formatter rounds up.
+            let second = Double(Int.random(in: -2_000_000_000...4_000_000_000, using: &generator))
+            instants.append(Date(timeIntervalSince1970: second + Double.random(in: 0.9994...0.9996, using: &generator)))
+        }
+        for date in instants {
+            #expect(SessionLease.utcStamp(date) == formatter.string(from: date), "\(date.timeIntervalSince1970)")
+        }
+    }
+
     @Test("any session id is one path component")
     func fileNames() {
         #expect(SessionLease.fileName(for: "2f1c-AB") == "2f1c-AB")

@@ -5,9 +5,9 @@ import ReflectCore
 @testable import ReflectStore
 
 /// A store in a fresh temporary directory.
-func temporaryStore() throws -> Store {
+func temporaryStore(reading: Store.Reading = .concurrent) throws -> Store {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-store-\(UUID().uuidString)")
-    return try Store(path: dir.appendingPathComponent("sub/reflect.sqlite").path)
+    return try Store(path: dir.appendingPathComponent("sub/reflect.sqlite").path, reading: reading)
 }
 
 func session(_ id: String, status: SessionRecord.Status = .active, started: String = "2026-11-22T20:00:00+01:00") -> SessionRecord {
@@ -23,9 +23,10 @@ func answer(_ sessionID: String, _ step: String, _ position: Int, _ value: Answe
 
 @Suite("Store")
 struct StoreTests {
-    @Test("the database and its directory are created owner-only, in WAL mode with synchronous FULL")
-    func creation() throws {
-        let store = try temporaryStore()
+    @Test("the database and its directory are created owner-only, in WAL mode with synchronous FULL (either way of reading)",
+          arguments: [Store.Reading.concurrent, .serialized])
+    func creation(reading: Store.Reading) throws {
+        let store = try temporaryStore(reading: reading)
         let attrs = try FileManager.default.attributesOfItem(atPath: store.path)
         #expect((attrs[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         let dir = URL(fileURLWithPath: store.path).deletingLastPathComponent().path
@@ -39,6 +40,24 @@ struct StoreTests {
         // Reopening migrates nothing twice and keeps the data.
         try store.beginSession(session("s1"))
         #expect(try Store(path: store.path).detail("s1").session.id == "s1")
+    }
+
+    @Test("opened either way, a new database is left the same: WAL on, a non-empty write-ahead log, readable read-only at once")
+    func sameFilesEitherWay() throws {
+        var sizes: [Store.Reading: Int] = [:]
+        for reading in [Store.Reading.concurrent, .serialized] {
+            let store = try temporaryStore(reading: reading)
+            let wal = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int ?? 0
+            #expect(wal > 0, "\(reading): a non-empty write-ahead log")
+            sizes[reading] = wal
+            try store.beginSession(session("s1"))
+            #expect(try Store(path: store.path, access: .readOnly).detail("s1").session.id == "s1")
+            // Reopened the other way round: the same data, still WAL.
+            let other = try Store(path: store.path, reading: reading == .serialized ? .concurrent : .serialized)
+            #expect(try other.detail("s1").session.id == "s1")
+            #expect(try other.writer.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+        }
+        #expect(sizes[.concurrent] == sizes[.serialized])
     }
 
     @Test("the default path follows XDG_DATA_HOME, else ~/.local/share")

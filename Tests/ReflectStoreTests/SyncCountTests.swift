@@ -16,9 +16,10 @@ struct SyncCountTests {
         (reflect_sync_counter_syncs(store.path + "-wal"), reflect_sync_counter_syncs(store.path))
     }
 
-    @Test("every recorded answer is one fsync of the write-ahead log before recordAnswer returns")
-    func oneSyncPerAnswer() throws {
-        let store = try temporaryStore()
+    @Test("every recorded answer is one fsync of the write-ahead log before recordAnswer returns (either way of reading)",
+          arguments: [Store.Reading.concurrent, .serialized])
+    func oneSyncPerAnswer(reading: Store.Reading) throws {
+        let store = try temporaryStore(reading: reading)
         try store.beginSession(session("s1"))
         for i in 0..<20 {
             let before = syncs(store)
