@@ -95,6 +95,10 @@ public struct FlowAPI {
         func variant(_ experiment: String) throws(LuaHostError) -> String
         /// Records a celebration as an effect of the running step.
         func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?) throws(LuaHostError)
+        /// Whether `text` is one this session's `s:generate` handed the flow:
+        /// a finished text (the person's words may be quoted in it), shown
+        /// as it is when a prompt uses it, never read as a key or a template.
+        func isGeneratedText(_ text: String) -> Bool
     }
 
     static let sessionModule = "reflect.session"
@@ -157,7 +161,7 @@ public struct FlowAPI {
                 let varied = language.variants.keys
                 var keys: [String] = []
                 var made = try spec(kind, call.table(2), language, function: name, screen: { host.screen($0) },
-                                    nonAnswer: { host.isNonAnswer($0) }) { observation in
+                                    nonAnswer: { host.isNonAnswer($0) }, finished: { host.isGeneratedText($0) }) { observation in
                     if !varied.isEmpty, case .resolvedKey(let key) = observation { keys.append(key) }
                     host.observe(observation)
                 }
@@ -536,8 +540,12 @@ public struct FlowAPI {
 
     // MARK: - Reading a prompt spec
 
+    /// `finished`: whether a `text` is already finished (a text `s:generate`
+    /// returned): then it is shown as it is, neither looked up as a key nor
+    /// read as a template, so a `%@` or `%%` in it (the person's own words,
+    /// a provider's reply) stays exactly as written.
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
-                     screen: (String) -> SafetyVerdict, nonAnswer: (String) -> Bool,
+                     screen: (String) -> SafetyVerdict, nonAnswer: (String) -> Bool, finished: (String) -> Bool = { _ in false },
                      observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
         let fields = PromptFields(t, kind: kind)
         guard let raw = fields.id.stringValue, let step = StepID(raw) else {
@@ -574,7 +582,8 @@ public struct FlowAPI {
         let fallback = fields.fallback.stringValue
         if let fallback { _ = try FlowAPILimits.text(fallback, max: FlowAPILimits.maxSourceTextBytes, "\(function) '\(step)': 'fallback'") }
         let rendered = try FlowAPILimits.text(
-            try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step, observe: observe),
+            finished(text) ? text
+                : try render(text, args: args, fallback: fallback, language, field: "\(function) '\(step)' text", step: step, observe: observe),
             max: SessionLimits.maxPromptTextBytes, "\(function) '\(step)': the text as shown")
 
         var options: [PromptOption] = []

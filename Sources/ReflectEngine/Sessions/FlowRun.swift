@@ -21,6 +21,8 @@ final class FlowRun: FlowAPI.Host {
     private var pending: (token: Int64, yield: FlowYield)?
     private var asked = Set<StepID>(minimumCapacity: 16)
     private var requested = Set<StepID>(minimumCapacity: 4)
+    /// The texts `s:generate` handed the flow (``FlowAPI/Host/isGeneratedText(_:)``).
+    private var generatedTexts = Set<String>()
     private var distortionCalls = 0
     /// Bounds what `print` sends to the author's log, per step.
     private let printGate = PrintGate()
@@ -178,9 +180,19 @@ final class FlowRun: FlowAPI.Host {
         return FlowStep(yield: yield, effects: effects)
     }
 
+    /// Hands the flow a generation request's text: the resume after a
+    /// `.generate` yield. The text is remembered as finished, so a prompt
+    /// that shows it shows it as it is.
+    func advance(answering step: StepID?, generated text: String) throws(EngineError) -> FlowStep {
+        generatedTexts.insert(text)
+        return try advance(answering: step, passing: .string(text))
+    }
+
     // MARK: FlowAPI.Host
 
     func observe(_ observation: FlowAPI.Observation) { observer?(observation) }
+
+    func isGeneratedText(_ text: String) -> Bool { !generatedTexts.isEmpty && generatedTexts.contains(text) }
 
     func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) -> Int64 {
         // Raised at the call, so the error names the line that asks it again.

@@ -241,7 +241,7 @@ public final class FlowSession {
         loop: while true {
             switch done.yield {
             case .generate(let request)?:
-                done = try run.advance(answering: step, passing: .string(fulfil(request)))
+                done = try run.advance(answering: step, generated: fulfil(request))
             case .feedback(let request)?:
                 fulfil(request)
                 done = try run.advance(answering: step, passing: nil)
