@@ -150,10 +150,16 @@ void rlua_release(lua_State *L, int64_t h) {
     if (!lua_checkstack(L, 4))
         return;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
-    if (lua_rawgeti(L, -1, h) != LUA_TNIL) {
-        /* Raw sets of existing keys to nil never allocate. */
-        lua_pushnil(L);
-        lua_rawset(L, -3);
+    int t = lua_rawgeti(L, -1, h);
+    if (t != LUA_TNIL) {
+        /* Raw sets of existing keys to nil never allocate. A coroutine has
+         * no reverse entry (rlua_handle_store_new) to clear. */
+        if (t == LUA_TTHREAD) {
+            lua_pop(L, 1);
+        } else {
+            lua_pushnil(L);
+            lua_rawset(L, -3);
+        }
         lua_pushnil(L);
         lua_rawseti(L, -2, h);
     } else {

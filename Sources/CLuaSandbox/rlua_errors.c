@@ -187,9 +187,10 @@ int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresult
     }
     rlua_error_clear(&c->error);
     lua_pushcfunction(L, rlua_msgh);
-    lua_insert(L, base + 1);
     lua_pushcfunction(L, f);
-    lua_insert(L, base + 2);
+    if (nargs > 0) { /* both below the arguments */
+        lua_rotate(L, base + 1, 2);
+    }
     lua_pushlightuserdata(L, ud); /* always the last argument */
     int status = lua_pcall(L, nargs + 1, nresults, base + 1);
     if (status == LUA_ERRMEM) {
@@ -203,9 +204,10 @@ int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresult
         /* The handler itself failed (LUA_ERRERR): report what is left. */
         rlua_error_from_message(L, -1, &c->error);
     }
-    if (status != LUA_OK)
-        lua_settop(L, base + 1); /* drop the error object, keep the handler slot */
-    lua_remove(L, base + 1);
+    if (status != LUA_OK || nresults == 0)
+        lua_settop(L, base); /* the handler, and the error object if any */
+    else
+        lua_remove(L, base + 1);
     return status;
 }
 

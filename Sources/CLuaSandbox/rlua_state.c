@@ -129,7 +129,7 @@ static void open_lib(lua_State *L, int libs, const char *name, lua_CFunction ope
 
 static int setup(lua_State *L) {
     setup_args *a = rlua_take_ud(L);
-    open_lib(L, 0, LUA_GNAME, luaopen_base); /* into the state's own globals, read below */
+    open_lib(L, 0, LUA_GNAME, luaopen_base); /* into the state's own globals, read below, then emptied */
 
     lua_newtable(L);
     int libs = lua_gettop(L);
@@ -175,6 +175,13 @@ static int setup(lua_State *L) {
     rlua_determinism_install(L, template, -1);
     lua_pop(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+    /* The state's own globals held the base library only for the template
+     * to copy from. Nothing reads them afterwards (every chunk gets its own
+     * environment before it runs), so they are replaced by an empty table:
+     * no dofile or loadfile left in the state, and less for the collector
+     * to traverse and for the state to hold. */
+    lua_newtable(L);
+    lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_LIBS);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);

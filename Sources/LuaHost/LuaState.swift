@@ -19,11 +19,13 @@ public final class LuaState {
     public let id: UInt64
     public let limits: SandboxLimits
     let control: ControlBlock
-    var raw: OpaquePointer?
+    // A state is used from one thread at a time (above): the two fields
+    // every call reads skip the runtime's exclusivity bookkeeping.
+    @exclusivity(unchecked) var raw: OpaquePointer?
     var hostFunctions: [Int64: HostFunctionEntry] = [:]
     var nextHostFunctionID: Int64 = 1
     let hostOutput = HostOutputBuffer()
-    var activeThreads: [OpaquePointer] = []
+    @exclusivity(unchecked) var activeThreads: [OpaquePointer] = []
     /// Storage reused for the arguments of calls and resumes (see
     /// ``withEncoded(_:_:)``).
     var argumentScratch: [UInt8] = []
