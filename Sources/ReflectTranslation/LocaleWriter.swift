@@ -69,6 +69,7 @@ enum LocaleWriter {
             if !v.benign.isEmpty { out.append("  benign: \(list(v.benign))") }
             if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
             if !v.negationsAfter.isEmpty { out.append("  negations_after: \(list(v.negationsAfter))") }
+            if v.negationsAfterScope != .clause { out.append("  negations_after_scope: \(v.negationsAfterScope.rawValue)") }
         }
         if let d = doc.distortions {
             out.append("distortions:")

@@ -89,6 +89,103 @@ struct SafetyNegationAfterTests {
     }
 }
 
+/// Korean negates after the verb with spaces inside the negation
+/// (하고 싶|지는 않아): `negations_after_scope: words`.
+@Suite("Safety negation after the phrase, across spaces (scope words)")
+struct SafetyNegationWordsTests {
+    static let korean = SafetyData(
+        phrases: ["suicide": ["죽고 싶", "더 이상 살고 싶지 않"], "self_harm": ["자해"], "abuse": ["{who} ... 때리"]],
+        slots: ["who": ["남편이"], "lead": ["", "하고 싶", "고 싶"], "neg": ["지 않", "지는 않", "진 않"], "end": ["아", "아요"]],
+        negationsAfter: ["{lead}{neg}{end}", "안 해"], negationsAfterScope: .words)
+
+    @Test("whole words right after the phrase, across spaces, ending where a word ends; what follows does not matter")
+    func words() throws {
+        let gate = try SafetyGate(SafetyNegationWordsTests.korean, mode: .substring)
+        #expect(gate.check("자해하고 싶어") == .crisis(.selfHarm))
+        #expect(gate.check("자해하고 싶지는 않아") == .ok)
+        #expect(gate.check("죽고 싶진 않아요 그냥 쉬고 싶어") == .ok, "the words after a closing ending are another sentence")
+        #expect(gate.check("남편이 때리지는 않아요") == .ok, "a proximity rule's right side")
+        #expect(gate.check("자해 안 해") == .ok, "the negation may begin after the spaces that end the phrase")
+        #expect(gate.check("죽고 싶지 않은 날이 없어") == .crisis(.suicide), "않은 does not close the sentence")
+        #expect(gate.check("죽고 싶지 않아서") == .crisis(.suicide), "the negation must end where a word ends")
+        #expect(gate.check("더 이상 살고 싶지 않아") == .crisis(.suicide), "a phrase holding the negation cannot be cancelled by it")
+        #expect(gate.check("죽고 싶. 지 않아") == .crisis(.suicide), "the clause ends at punctuation")
+        #expect(gate.check("자해하고 싶지는 않아, 근데 죽고 싶어") == .crisis(.suicide), "another phrase still counts")
+        let long = "죽고 싶지 않아" + String(repeating: " 가나다", count: SafetyGate.negationWindowBytes)
+        #expect(gate.check(long) == .ok, "a long clause after the negation")
+    }
+
+    @Test("scope clause (the default) keeps the whole-rest rule in substring mode: a space ends the clause")
+    func clauseIsUnchanged() throws {
+        var data = SafetyNegationWordsTests.korean
+        data.negationsAfterScope = .clause
+        let gate = try SafetyGate(data, mode: .substring)
+        #expect(gate.check("자해하고 싶지는 않아") == .crisis(.selfHarm))
+        #expect(gate.check("죽고 싶진 않아") == .crisis(.suicide))
+        #expect(gate.check("자해 안 해") == .crisis(.selfHarm))
+    }
+
+    @Test("a compiled gate keeps the scope")
+    func compiled() throws {
+        let gate = try SafetyGate(SafetyNegationWordsTests.korean, mode: .substring)
+        let read = try #require(SafetyGate(compiled: gate.compiled()))
+        for text in ["자해하고 싶지는 않아", "죽고 싶지 않은 날이 없어", "남편이 때리지는 않아요", "자해 안 해"] {
+            #expect(read.check(text) == gate.check(text), "\(text)")
+        }
+    }
+
+    @Test("random texts: the gate's reading of scope words equals a plain string reference")
+    func reference() throws {
+        let data = SafetyNegationWordsTests.korean
+        let gate = try SafetyGate(data, mode: .substring)
+        let entries = try PhraseLexicon(priority: ["x"], phrases: ["x": data.negationsAfter], slots: data.slots)
+            .normalizedPhrases(of: "x").map { String(decoding: $0.bytes, as: UTF8.self) }
+        let clauseEnds: Set<Character> = [",", ".", ";", ":", "!", "?"]
+        // The rule as words: after the phrase and the spaces after it, up to
+        // the clause end, an entry is a prefix that ends the text or a word.
+        func negated(_ rest: Substring) -> Bool {
+            let clause = rest.drop { $0 == " " }.prefix { !clauseEnds.contains($0) }
+            return entries.contains { e in
+                guard clause.hasPrefix(e) else { return false }
+                let after = clause.dropFirst(e.count)
+                return after.isEmpty || after.first == " " || clauseEnds.contains(after.first ?? " ")
+            }
+        }
+        // Both readings the gate matches: normalised, and de-obfuscated (which
+        // joins four or more one-syllable words in a row: "안 해 고 싶").
+        func referenceVerdict(_ text: String) -> SafetyVerdict {
+            var best: SafetyCategory?
+            let plain = TextNormalizer.string(text)
+            for reading in [plain, SafetyGate.deobfuscatedSqueezed(plain)] {
+                for (phrase, category) in [("죽고 싶", SafetyCategory.suicide), ("자해", .selfHarm)] {
+                    var from = reading.startIndex
+                    while let r = reading.range(of: phrase, range: from..<reading.endIndex) {
+                        if !negated(reading[r.upperBound...]), best == nil || category == .suicide { best = category }
+                        from = reading.index(after: r.lowerBound)
+                    }
+                }
+            }
+            return best.map { .crisis($0) } ?? .ok
+        }
+        let pieces = ["죽고 싶", "자해", "죽고 싶", "자해", "하고 싶", "고 싶", "지", "지는", "진", "않", "아", "아요", "않아", "안", "해", "은",
+                      "날이", "서", "지는 않아", "진 않아요", "지 않은", "하고 싶지는 않아", "안 해", " ", "  ", ",", ".", "!", "요"]
+        var state: UInt64 = 7
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        var negatedSeen = 0
+        for _ in 0..<20000 {
+            var s = ""
+            for _ in 0..<(1 + next(7)) { s += pieces[next(pieces.count)] + (next(100) < 30 ? " " : "") }
+            let expected = referenceVerdict(s)
+            #expect(gate.check(s) == expected, "\(s.debugDescription)")
+            if expected == .ok, s.contains("자해") || s.contains("죽고 싶") { negatedSeen += 1 }
+        }
+        #expect(negatedSeen > 300, "\(negatedSeen) texts with a negated phrase")
+    }
+}
+
 @Suite("Safety report figures")
 struct SafetyReportTests {
     @Test("precision, recall and F1 per label, detection regardless of label, and the false-alarm rate")

@@ -78,6 +78,40 @@ struct LocaleFileTests {
         #expect(try SafetyGate(data).check("Honestly I want to end it") == .crisis(.suicide))
     }
 
+    @Test("safety.negations_after_scope is clause (the default) or words; the parsed and the compiled locale keep it")
+    func negationScope() throws {
+        let bad = try #require(error("locale: xx\nsafety:\n  negations_after_scope: sentence\n"))
+        #expect(bad.message.contains("negations_after_scope must be 'clause'"))
+        #expect(bad.line == 3)
+        let yaml = "locale: xx\nmatching: substring\nsafety:\n  phrases:\n    self_harm: [자해]\n  negations_after: [\"안 해\"]\n"
+        let clause = try #require(try LocaleFile.parse(yaml, file: "locales/xx.yaml").safety)
+        #expect(clause.negationsAfterScope == .clause)
+        let parsed = try LocaleFile.parse(yaml + "  negations_after_scope: words\n", file: "locales/xx.yaml")
+        let words = try #require(parsed.safety)
+        #expect(words.negationsAfterScope == .words)
+        #expect(try SafetyGate(words, mode: .substring).check("자해 안 해") == .ok)
+        #expect(try SafetyGate(clause, mode: .substring).check("자해 안 해") == .crisis(.selfHarm))
+        var w = CompiledWriter()
+        parsed.write(to: &w)
+        let read = w.bytes.withUnsafeBytes { raw -> LocaleData? in
+            var r = CompiledReader(raw)
+            return LocaleData(reading: &r)
+        }
+        #expect(try #require(read).safety?.negationsAfterScope == .words)
+    }
+
+    @Test("the repository's ko.yaml: a negation after the verb, spaces inside it, is not an alarm; a real alarm holding a negation still is")
+    func koreanNegationAfter() throws {
+        let gate = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: "ko").safety
+        for text in ["자해하고 싶지는 않아", "사라지고 싶지는 않아요", "목숨을 끊고 싶진 않아요", "남편이 때리지는 않아요", "자해는 안 해요"] {
+            #expect(gate.check(text) == .ok, "\(text)")
+        }
+        let alarms: [(String, SafetyCategory)] = [("죽고 싶지 않은 날이 없어", .suicide), ("살고 싶지 않아", .suicide),
+                                                  ("더 이상 살고 싶진 않아", .suicide), ("남편이 때리지 않는 날이 없어요", .abuse),
+                                                  ("자해하고 싶지는 않아 하지만 오늘 또 긋고 말았어", .selfHarm)]
+        for (text, category) in alarms { #expect(gate.check(text) == .crisis(category), "\(text)") }
+    }
+
     @Test("a string may carry metadata beside its text")
     func stringForms() throws {
         let data = try LocaleFile.parse("""

@@ -51,7 +51,7 @@ extension SafetyGate {
             if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
                SafetyGate.negated(before: hit.start, in: t, by: negation) { continue }
             if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
-               SafetyGate.negated(after: hit.end, in: t, by: after) { continue }
+               SafetyGate.negated(after: hit.end, in: t, by: after, scope: layer.afterScope) { continue }
             best = rank
         }
         if near.isEmpty { return true }
@@ -62,7 +62,8 @@ extension SafetyGate {
             NearRules.sort(&found)
             let negation = variant == 0 ? layer.negation : layer.negationSqueezed
             let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed
-            for category in rules.referenceMatches(found, in: t, squeezed: variant == 1, negation: negation, negationAfter: after) {
+            for category in rules.referenceMatches(found, in: t, squeezed: variant == 1, negation: negation, negationAfter: after,
+                                                      afterScope: layer.afterScope) {
                 guard let rank = SafetyCategory.allCases.firstIndex(of: category) else { continue }
                 if rank < best { best = rank }
             }
@@ -75,7 +76,8 @@ extension NearRules {
     /// The proximity rules' matching as it was before issue 20's rewrite
     /// (arrays of occurrences and categories).
     func referenceMatches(_ occurrences: [(start: Int, end: Int, term: Int)], in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool,
-                          negation: PhraseMatcher?, negationAfter: PhraseMatcher? = nil) -> [SafetyCategory] {
+                          negation: PhraseMatcher?, negationAfter: PhraseMatcher? = nil,
+                          afterScope: NegationScope = .clause) -> [SafetyCategory] {
         let members = useSqueezed ? squeezedMembers : plainMembers
         if occurrences.isEmpty { return [] }
         var left = [(start: Int, end: Int)?](repeating: nil, count: categories.count)
@@ -92,7 +94,7 @@ extension NearRules {
                     if SafetyGate.negated(before: a.start, in: t, by: negation) { continue }
                     if negation.match(normalized: UnsafeBufferPointer(rebasing: t[a.end..<o.start])) != nil { continue }
                 }
-                if let negationAfter, SafetyGate.negated(after: o.end, in: t, by: negationAfter) { continue }
+                if let negationAfter, SafetyGate.negated(after: o.end, in: t, by: negationAfter, scope: afterScope) { continue }
                 found.append(categories[r])
             }
         }

@@ -4,7 +4,7 @@
 /// that are not a complete record of this format.
 extension LocaleData {
     /// Bumped whenever the layout below changes.
-    public static let compiledFormat: UInt32 = 2
+    public static let compiledFormat: UInt32 = 3
 
     public func write(to w: inout CompiledWriter) {
         w.u32(LocaleData.compiledFormat)
@@ -41,6 +41,7 @@ extension LocaleData {
             w.strings(s.benign)
             w.strings(s.negations)
             w.strings(s.negationsAfter)
+            w.string(s.negationsAfterScope.rawValue)
             w.listMap(s.medical)
             w.listMap(s.resources)
             let categories = SafetyCategory.allCases.filter { s.helplines[$0] != nil }
@@ -93,7 +94,7 @@ extension LocaleData {
         data.answerWords = words
         if hasSafety {
             guard let phrases = r.listMap(), let slots = r.listMap(), let benign = r.strings(), let negations = r.strings(),
-                  let after = r.strings(), let medical = r.listMap(), let resources = r.listMap(), let n = r.count(minimumSize: 8)
+                  let after = r.strings(), let scopeName = r.string(), let scope = NegationScope(rawValue: scopeName), let medical = r.listMap(), let resources = r.listMap(), let n = r.count(minimumSize: 8)
             else { return nil }
             var helplines: [SafetyCategory: [String: [String]]] = [:]
             for _ in 0..<n {
@@ -101,7 +102,7 @@ extension LocaleData {
                 helplines[c] = lines
             }
             guard let region = r.optionalString() else { return nil }
-            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, negations: negations, negationsAfter: after, medical: medical,
+            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, negations: negations, negationsAfter: after, negationsAfterScope: scope, medical: medical,
                                      resources: resources, helplines: helplines, defaultRegion: region)
         }
         guard let hasThemes = r.bool() else { return nil }

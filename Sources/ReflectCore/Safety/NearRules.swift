@@ -40,7 +40,7 @@ struct NearRules: Sendable {
     /// Each rule's category.
     let categories: [SafetyCategory]
     let mode: PhraseMatcher.Mode
-    /// The members flattened (``bestRank(_:in:squeezed:negation:negationAfter:below:)``
+    /// The members flattened (``bestRank(_:in:squeezed:negation:negationAfter:afterScope:below:)``
     /// reads them without touching nested arrays), and each rule's
     /// category as a rank in ``SafetyCategory`` order.
     private let plainOffsets: [Int32], plainCodes: [Int32]
@@ -220,7 +220,8 @@ struct NearRules: Sendable {
     /// ``GateHit/group`` a term index of the squeezed terms when `squeezed`)
     /// in ``sort(_:)`` order. No allocation beyond one slot per rule, on the stack.
     func bestRank(_ occurrences: UnsafeBufferPointer<GateHit>, in t: UnsafeBufferPointer<UInt8>, squeezed useSqueezed: Bool,
-                  negation: PhraseMatcher?, negationAfter: PhraseMatcher?, below best: Int) -> Int {
+                  negation: PhraseMatcher?, negationAfter: PhraseMatcher?, afterScope: NegationScope,
+                  below best: Int) -> Int {
         if occurrences.isEmpty || categories.isEmpty { return best }
         let offsets = useSqueezed ? squeezedOffsets : plainOffsets
         let codes = useSqueezed ? squeezedCodes : plainCodes
@@ -243,7 +244,7 @@ struct NearRules: Sendable {
                         if SafetyGate.negated(before: Int(a.start), in: t, by: negation) { continue }
                         if negation.match(normalized: UnsafeBufferPointer(rebasing: t[Int(a.end)..<Int(o.start)])) != nil { continue }
                     }
-                    if let negationAfter, SafetyGate.negated(after: Int(o.end), in: t, by: negationAfter) { continue }
+                    if let negationAfter, SafetyGate.negated(after: Int(o.end), in: t, by: negationAfter, scope: afterScope) { continue }
                     best = ranks[r]
                 }
             }

@@ -15,8 +15,11 @@ public struct SafetyData: Sendable, Equatable {
     /// ends with one of them, right after it, does not count (German "Er
     /// schlägt mich nicht.", "Ich bringe mich nicht um"; Japanese
     /// 死ぬつもりはない). For languages that negate after the verb; see
-    /// ``SafetyGate/negated(after:in:by:)``.
+    /// ``SafetyGate/negated(after:in:by:scope:)`` and ``negationsAfterScope``.
     public var negationsAfter: [String]
+    /// How much of the clause after a crisis phrase a ``negationsAfter``
+    /// entry must cover (`negations_after_scope`).
+    public var negationsAfterScope: NegationScope
     /// Output filter: medical-boundary phrases by kind (`diagnosis`, `medication`).
     public var medical: [String: [String]]
     /// Crisis resources by region (`US`, `DE`, …, and `default`), one line each.
@@ -30,18 +33,37 @@ public struct SafetyData: Sendable, Equatable {
     public var defaultRegion: String?
 
     public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
-                negationsAfter: [String] = [], medical: [String: [String]] = [:], resources: [String: [String]] = [:],
+                negationsAfter: [String] = [], negationsAfterScope: NegationScope = .clause, medical: [String: [String]] = [:], resources: [String: [String]] = [:],
                 helplines: [SafetyCategory: [String: [String]]] = [:], defaultRegion: String? = nil) {
         self.phrases = phrases
         self.slots = slots
         self.benign = benign
         self.negations = negations
         self.negationsAfter = negationsAfter
+        self.negationsAfterScope = negationsAfterScope
         self.medical = medical
         self.resources = resources
         self.helplines = helplines
         self.defaultRegion = defaultRegion
     }
+}
+
+/// How much of what follows a crisis phrase a negation after it
+/// (``SafetyData/negationsAfter``) must cover to cancel it; see
+/// ``SafetyGate/negated(after:in:by:scope:)``.
+public enum NegationScope: String, Sendable, Equatable, CaseIterable {
+    /// The whole rest of the clause, up to `, . ; : ! ?` (in substring
+    /// mode also up to a space, which is where Japanese 。 and 、 are): German
+    /// "Er schlägt mich | nicht.", Japanese 死ぬつもり|はない. "…nicht nur"
+    /// or 傷つけ|ないと落ち着かない stay alarms.
+    case clause
+    /// Whole words right after the phrase (or after the spaces that follow
+    /// it), across spaces, ending where a word ends: Korean, which writes
+    /// spaces inside its negations (하고 싶|지는 않아, 자해| 안 해) and ends
+    /// a sentence with the verb's ending, often without punctuation. The
+    /// list must hold only endings that close the sentence: 않아 but not
+    /// 않은 (죽고 싶지 않은 날이 없어) or 않고 (자해하지 않고 버틸 수가 없어).
+    case words
 }
 
 /// What a person's words may signal, most urgent first. The raw values are

@@ -6,7 +6,7 @@
 extension SafetyGate {
     /// Bumped whenever the compiled layout or anything that decides what a
     /// compiled gate contains (normalisation, squeezing, expansion) changes.
-    public static let compiledFormat: UInt32 = 3
+    public static let compiledFormat: UInt32 = 4
 
     /// The gate as bytes, read back by ``init(compiled:)``.
     public func compiled() -> [UInt8] {
@@ -18,6 +18,7 @@ extension SafetyGate {
             var present: UInt32 = 0
             for (i, m) in optionals.enumerated() where m != nil { present |= 1 << UInt32(i) }
             if layer.near != nil { present |= 1 << 4 }
+            if layer.afterScope == .words { present |= 1 << 5 }
             CompiledBytes.append(present, to: &out)
             CompiledBytes.append(UInt32(layer.categories.count), to: &out)
             for c in layer.categories { CompiledBytes.append(c.rawValue, to: &out) }
@@ -49,7 +50,7 @@ extension SafetyGate {
         guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
         var layers: [Layer] = []
         for _ in 0..<count {
-            guard let present = CompiledBytes.uint32(b, &at), present < 32,
+            guard let present = CompiledBytes.uint32(b, &at), present < 64,
                   let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
             var categories: [SafetyCategory] = []
             for _ in 0..<n {
@@ -75,7 +76,8 @@ extension SafetyGate {
                 }
             }
             layers.append(Layer(plain: plain, squeezed: squeezed, negation: optionals[0], negationSqueezed: optionals[1],
-                                negationAfter: optionals[2], negationAfterSqueezed: optionals[3], categories: categories, near: near))
+                                negationAfter: optionals[2], negationAfterSqueezed: optionals[3],
+                                afterScope: present & (1 << 5) != 0 ? .words : .clause, categories: categories, near: near))
         }
         return at == b.count ? layers : nil
     }

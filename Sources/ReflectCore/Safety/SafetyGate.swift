@@ -26,8 +26,8 @@ import Foundation
 /// three words, by a negation of the locale ("I would never kill myself",
 /// "I'm not suicidal") does not count, nor does one whose clause ends with
 /// a negation of the locale's `negations_after` list right after it (German
-/// "Er schlägt mich nicht", Japanese 死ぬつもりはない: languages that negate
-/// after the verb);
+/// "Er schlägt mich nicht", Japanese 死ぬつもりはない, Korean 하고 싶지는 않아,
+/// spaces included: languages that negate after the verb);
 /// any other crisis phrase in the same text still does. Third-person intent ("my friend wants to kill himself")
 /// is in the lists on purpose: the person may need the resources to help.
 /// The most urgent category found wins (``SafetyCategory`` order).
@@ -52,6 +52,8 @@ public struct SafetyGate: Sendable {
         /// Negations that follow the phrase they cancel (``SafetyData/negationsAfter``).
         let negationAfter: PhraseMatcher?
         let negationAfterSqueezed: PhraseMatcher?
+        /// What a negation after a phrase must cover (``SafetyData/negationsAfterScope``).
+        let afterScope: NegationScope
         let categories: [SafetyCategory]
         /// Each category's rank in ``SafetyCategory`` order (most urgent 0).
         let ranks: [Int]
@@ -59,13 +61,15 @@ public struct SafetyGate: Sendable {
         let near: NearRules?
 
         init(plain: GatePass, squeezed: GatePass, negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?,
-             negationAfter: PhraseMatcher?, negationAfterSqueezed: PhraseMatcher?, categories: [SafetyCategory], near: NearRules?) {
+             negationAfter: PhraseMatcher?, negationAfterSqueezed: PhraseMatcher?, afterScope: NegationScope,
+             categories: [SafetyCategory], near: NearRules?) {
             self.plain = plain
             self.squeezed = squeezed
             self.negation = negation
             self.negationSqueezed = negationSqueezed
             self.negationAfter = negationAfter
             self.negationAfterSqueezed = negationAfterSqueezed
+            self.afterScope = afterScope
             self.categories = categories
             self.ranks = categories.map { c in SafetyCategory.allCases.firstIndex(of: c) ?? 0 }
             self.near = near
@@ -154,7 +158,7 @@ public struct SafetyGate: Sendable {
         return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], mode: mode),
                      squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], mode: mode),
                      negation: negation, negationSqueezed: negationSqueezed, negationAfter: after, negationAfterSqueezed: afterSqueezed,
-                     categories: categories, near: near?.rules)
+                     afterScope: data.negationsAfterScope, categories: categories, near: near?.rules)
     }
 
     public func check(_ text: String) -> SafetyVerdict {
@@ -260,7 +264,7 @@ public struct SafetyGate: Sendable {
             if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
                SafetyGate.negated(before: Int(hit.start), in: t, by: negation) { continue }
             if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
-               SafetyGate.negated(after: Int(hit.end), in: t, by: after) { continue }
+               SafetyGate.negated(after: Int(hit.end), in: t, by: after, scope: layer.afterScope) { continue }
             best = rank
         }
         hits.truncate(to: terms)
@@ -276,7 +280,8 @@ public struct SafetyGate: Sendable {
                 NearRules.sort(found)
                 best = rules.bestRank(UnsafeBufferPointer(found), in: t, squeezed: variant == 1,
                                       negation: variant == 0 ? layer.negation : layer.negationSqueezed,
-                                      negationAfter: variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed, below: best)
+                                      negationAfter: variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
+                                      afterScope: layer.afterScope, below: best)
             }
             from = to
         }
@@ -304,26 +309,48 @@ public struct SafetyGate: Sendable {
         return negation.match(normalized: UnsafeBufferPointer(rebasing: t[i..<start])) != nil
     }
 
-    /// Whether the rest of the clause after `end` is a negation phrase of
-    /// `negation` (a `negations_after` list), whole: "Er schlägt mich |
-    /// nicht.", "Ich bringe mich | nicht um", 死ぬつもり|はないです. The clause
-    /// ends at , . ; : ! ? or the end of the text, and in substring mode
-    /// also at a space (Japanese 。 and 、 read as spaces); in word mode the
-    /// spaces before the negation are skipped. Only the whole rest counts,
-    /// so that "Ich ritze mich nicht mehr so oft" or "Er schlägt mich nicht
-    /// nur …" stay alarms. Reads at most ``negationWindowBytes`` bytes, so
-    /// the gate stays linear in the text.
-    static func negated(after end: Int, in t: UnsafeBufferPointer<UInt8>, by negation: PhraseMatcher) -> Bool {
+    /// Whether a negation phrase of `negation` (a `negations_after` list)
+    /// follows `end` and covers what `scope` asks:
+    ///
+    /// - ``NegationScope/clause``: the whole rest of the clause, "Er schlägt
+    ///   mich | nicht.", "Ich bringe mich | nicht um", 死ぬつもり|はないです.
+    ///   The clause ends at , . ; : ! ? or the end of the text, and in
+    ///   substring mode also at a space (Japanese 。 and 、 read as spaces);
+    ///   in word mode the spaces before the negation are skipped. Only the
+    ///   whole rest counts, so that "Ich ritze mich nicht mehr so oft" or
+    ///   "Er schlägt mich nicht nur …" stay alarms.
+    /// - ``NegationScope/words``: whole words, across spaces: the negation
+    ///   begins at `end` or after the spaces right after it, and ends where a
+    ///   word ends (a space, , . ; : ! ? or the end of the text), in the same
+    ///   clause: 자해하고 싶|지는 않아, 자해| 안 해요. What follows it does
+    ///   not matter (Korean ends a sentence with the verb's ending), so the
+    ///   list holds only endings that close a sentence.
+    ///
+    /// Reads at most ``negationWindowBytes`` bytes, so the gate stays linear
+    /// in the text.
+    static func negated(after end: Int, in t: UnsafeBufferPointer<UInt8>, by negation: PhraseMatcher,
+                        scope: NegationScope) -> Bool {
+        @inline(__always) func clauseEnd(_ b: UInt8) -> Bool { b == 44 || b == 46 || b == 59 || b == 58 || b == 33 || b == 63 }
         let word = negation.mode == .wordBoundary
         var i = end
-        if word {
+        if word || scope == .words {
             while i < t.count && t[i] == 32 { i += 1 }
         }
         let limit = min(t.count, i + negationWindowBytes)
         var j = i
+        if scope == .words {
+            while j < limit && !clauseEnd(t[j]) { j += 1 }
+            guard j > i else { return false }
+            var found = false
+            negation.forEachMatch(normalized: UnsafeBufferPointer(rebasing: t[i..<j])) { start, stop, _ in
+                let e = i + stop
+                if start == 0 && (e == t.count || t[e] == 32 || clauseEnd(t[e])) { found = true }
+            }
+            return found
+        }
         while j < limit {
             let b = t[j]
-            if b == 44 || b == 46 || b == 59 || b == 58 || b == 33 || b == 63 || (!word && b == 32) { break }
+            if clauseEnd(b) || (!word && b == 32) { break }
             j += 1
         }
         guard j < limit || limit == t.count else { return false }  // the clause goes on past the window

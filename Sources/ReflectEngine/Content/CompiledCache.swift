@@ -110,7 +110,8 @@ public struct CompiledCache: Sendable {
             add(mode.rawValue)
             add(data.phrases)
             add(data.slots)
-            add(["benign": data.benign, "negations": data.negations, "negations_after": data.negationsAfter])
+            add(["benign": data.benign, "negations": data.negations, "negations_after": data.negationsAfter,
+                 "negations_after_scope": [data.negationsAfterScope.rawValue]])
         }
         return SHA256.digest(m).prefix(16).map { String(format: "%02x", $0) }.joined()
     }

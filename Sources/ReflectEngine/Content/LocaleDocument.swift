@@ -64,7 +64,8 @@ public struct LocaleDocument: Sendable, Equatable {
         }
         // `negations_after` only when present, so that adding the key left
         // the locks of sections without it unchanged.
-        let after = d.negationsAfter.isEmpty ? [] : ["negations_after=" + d.negationsAfter.joined(separator: "|")]
+        let after = (d.negationsAfter.isEmpty ? [] : ["negations_after=" + d.negationsAfter.joined(separator: "|")])
+            + (d.negationsAfterScope == .clause ? [] : ["negations_after_scope=" + d.negationsAfterScope.rawValue])
         let parts = ["phrases:\n" + map(d.phrases), "slots:\n" + map(d.slots), "benign=" + d.benign.joined(separator: "|"),
                      "negations=" + d.negations.joined(separator: "|")] + after + ["medical:\n" + map(d.medical)]
         return parts.joined(separator: "\n")

@@ -180,6 +180,12 @@ package enum LocaleFile {
             case "benign": d.benign = try doc.strings(value, "safety.benign")
             case "negations": d.negations = try doc.strings(value, "safety.negations")
             case "negations_after": d.negationsAfter = try doc.strings(value, "safety.negations_after")
+            case "negations_after_scope":
+                let name = try doc.string(value, "safety.negations_after_scope")
+                guard let scope = NegationScope(rawValue: name) else {
+                    throw doc.fail(value, "safety.negations_after_scope must be 'clause' (the whole rest of the clause) or 'words' (whole words after the phrase)")
+                }
+                d.negationsAfterScope = scope
             case "medical": d.medical = try lists(value, "safety.medical")
             case "resources": d.resources = try lists(value, "safety.resources")
             case "helplines":
@@ -191,7 +197,7 @@ package enum LocaleFile {
                     d.helplines[category] = try lists(regions, "safety.helplines.\(name)")
                 }
             default:
-                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, medical, resources, helplines)")
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, negations_after_scope, medical, resources, helplines)")
             }
         }
         if validate {
