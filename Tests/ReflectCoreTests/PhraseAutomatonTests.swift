@@ -139,6 +139,45 @@ struct PhraseAutomatonTests {
     }
 }
 
+@Suite("PhraseAutomaton: the branch-free consistency check agrees with plain comparisons")
+struct PhraseAutomatonConsistencyTests {
+    @Test("damaged automata (indices at and around every bound, links forward, lengths and categories out of range): same answer")
+    func damagedAutomata() throws {
+        var rng = Rng(state: 11)
+        var refused = 0, accepted = 0
+        for round in 0..<40 {
+            let lexicon = randomLexicon(&rng, categories: 3, phrases: 20 + rng.next(200))
+            let phrases = try PhraseMatcher.phrases(of: lexicon)
+            let automaton = PhraseAutomaton(phrases: phrases.map(\.bytes), category: phrases.map { Int32($0.category) })
+            var bytes: [UInt8] = []
+            automaton.write(to: &bytes)
+            var offset = 0
+            let intact = try #require(bytes.withUnsafeBytes { PhraseAutomaton(reading: $0, at: &offset, categories: 3, checked: false) })
+            #expect(intact.isConsistent(categories: 3) && intact.isConsistentReference(categories: 3))
+            #expect(!intact.isConsistent(categories: 0) && !intact.isConsistentReference(categories: 0))
+            let states = Int32(automaton.states)
+            // Every 32-bit field after the three counts, set to a value at or near a bound.
+            let fields = (bytes.count - 12 - automaton.states * 2 - automaton.phrases) / 4
+            for _ in 0..<400 {
+                var damaged = bytes
+                for _ in 0..<(1 + rng.next(2)) {
+                    let field = 3 + rng.next(fields)
+                    let near: [Int32] = [-2, -1, 0, 1, states - 1, states, states + 1, Int32(rng.next(Int(states))), .max, .min,
+                                         Int32(automaton.phrases), 3, Int32(1 + round)]
+                    let v = UInt32(bitPattern: near[rng.next(near.count)])
+                    for k in 0..<4 { damaged[field * 4 + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt32(k))) }
+                }
+                var at = 0
+                guard let read = damaged.withUnsafeBytes({ PhraseAutomaton(reading: $0, at: &at, categories: 3, checked: false) }) else { continue }
+                let fast = read.isConsistent(categories: 3), reference = read.isConsistentReference(categories: 3)
+                #expect(fast == reference, "round \(round)")
+                if reference { accepted += 1 } else { refused += 1 }
+            }
+        }
+        #expect(refused > 5000 && accepted > 500, "\(refused) refused, \(accepted) accepted")
+    }
+}
+
 @Suite("Safety text preparation on scalars agrees with the Character-by-Character version")
 struct SafetyTextTests {
     static let pieces = ["s", "u", "i", "c", "d", "e", " ", " ", "1", "3", "0", "!", "@", "$", "|", ".", "-", "*", "_", "k", "l",

@@ -211,8 +211,9 @@ final class PhraseAutomaton: @unchecked Sendable {
     }
 
     /// Reads what ``write(to:)`` wrote; nil unless every index is in range
-    /// and every link points backwards.
-    convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int) {
+    /// and every link points backwards. (`checked: false` skips that check:
+    /// only for the tests that compare the check with its reference.)
+    convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, checked: Bool = true) {
         guard let s32 = CompiledBytes.uint32(b, &offset), let p32 = CompiledBytes.uint32(b, &offset),
               let r32 = CompiledBytes.uint32(b, &offset),
               s32 >= 1, s32 < 1 << 28, p32 < 1 << 28, r32 >= 1, r32 <= PhraseAutomaton.maxRows else { return nil }
@@ -236,10 +237,63 @@ final class PhraseAutomaton: @unchecked Sendable {
         load(denseTable, states)
         if sc > 0, let base = b.baseAddress { UnsafeMutableRawPointer(small).copyMemory(from: base + offset, byteCount: sc) }
         offset += sc
-        guard isConsistent(categories: categories) else { return nil }
+        guard !checked || isConsistent(categories: categories) else { return nil }
     }
 
-    private func isConsistent(categories: Int) -> Bool {
+    /// Every index in range and every link backwards (what a scan needs to
+    /// stay in bounds and to end), checked without a branch per entry: each
+    /// check folds "x is in 0..<bound" into the top bit of `bad` (see
+    /// ``outside(_:_:)``), so the loops over the rows and the states are
+    /// straight-line code the compiler vectorises. `PhraseAutomatonTests`
+    /// compares it with the plain comparisons on damaged automata.
+    func isConsistent(categories: Int) -> Bool {
+        guard states < 1 << 28, phrases < 1 << 28, categories < 1 << 28, rowCount <= PhraseAutomaton.maxRows else { return false }
+        let S = UInt32(states), P = UInt32(phrases), R = UInt32(rowCount), C = UInt32(categories)
+        var bad: UInt32 = 0
+        for c in 0..<256 { bad |= PhraseAutomaton.outside(rootNext[c], S) }
+        let rows = rowTable
+        for i in 0..<rowCount &* 256 { bad |= PhraseAutomaton.outside(rows[i], S) }
+        let dense = denseTable
+        for s in 0..<states { bad |= PhraseAutomaton.outside(dense[s] &+ 1, R &+ 1) }
+        let first = firstChild
+        bad |= PhraseAutomaton.outside(first[0] &- 1, S)
+        for s in 0..<states {
+            // Children ranges ascending and within the states.
+            bad |= PhraseAutomaton.outside(first[s &+ 1], S &+ 1) | UInt32(bitPattern: first[s &+ 1] &- first[s])
+        }
+        let fail = self.fail, output = self.output, link = outputLink
+        for s in 1..<max(states, 1) {
+            // Failure links to an earlier state, output links to an earlier
+            // state or -1, outputs to a phrase or -1.
+            let bound = UInt32(truncatingIfNeeded: s)
+            bad |= PhraseAutomaton.outside(fail[s], bound) | PhraseAutomaton.outside(link[s] &+ 1, bound &+ 1)
+                | PhraseAutomaton.outside(output[s] &+ 1, P &+ 1)
+        }
+        bad |= PhraseAutomaton.outside(link[0] &+ 1, 1) | PhraseAutomaton.outside(output[0] &+ 1, P &+ 1)
+        guard dense[0] == 0, bad & 1 << 31 == 0 else { return false }
+        // An output link names a state that ends a phrase (a scan reads its
+        // phrase's length): only now that every link is known to be in range.
+        for s in 0..<states where link[s] >= 0 { bad |= UInt32(bitPattern: output[Int(link[s])]) }
+        let length = self.length, category = self.category
+        for p in 0..<phrases {
+            bad |= UInt32(bitPattern: length[p]) | UInt32(bitPattern: length[p] &- 1) | PhraseAutomaton.outside(category[p], C)
+        }
+        return bad & 1 << 31 == 0
+    }
+
+    /// Top bit set exactly when `x` is outside `0..<bound` (for `bound` in
+    /// 1...2^31): as 32-bit values, `x` below `bound` leaves both terms under
+    /// 2^31; `x` at or above `bound` sets the top bit of `x` itself (from
+    /// 2^31, negative numbers included) or of `bound - 1 - x` (which wraps).
+    @inline(__always)
+    static func outside(_ x: Int32, _ bound: UInt32) -> UInt32 {
+        let u = UInt32(bitPattern: x)
+        return u | (bound &- 1 &- u)
+    }
+
+    /// ``isConsistent(categories:)`` as plain comparisons, one by one: the
+    /// reference the tests compare it with.
+    func isConsistentReference(categories: Int) -> Bool {
         for c in 0..<256 where rootNext[c] < 0 || Int(rootNext[c]) >= states { return false }
         for i in 0..<rowCount * 256 where rows[i] < 0 || Int(rows[i]) >= states { return false }
         guard dense[0] == 0 else { return false }

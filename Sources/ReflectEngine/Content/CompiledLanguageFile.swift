@@ -26,8 +26,8 @@ final class CompiledLanguageFile: Sendable {
     }
 
     static let magic: [UInt8] = Array("RFLC".utf8)
-    /// Bumped whenever the layout or any part's compiled form changes.
-    static let format: UInt32 = 1 &+ LocaleData.compiledFormat &* 16 &+ DistortionDetector.compiledFormat &* 256
+    /// Bumped whenever the layout, the checksum or any part's compiled form changes.
+    static let format: UInt32 = 2 &+ LocaleData.compiledFormat &* 16 &+ DistortionDetector.compiledFormat &* 256
         &+ SafetyGate.compiledFormat &* 4096
 
     private struct Entry: Sendable {
@@ -108,19 +108,24 @@ final class CompiledLanguageFile: Sendable {
         }
     }
 
-    /// A section's bytes, when they match their checksum.
+    /// A section's bytes, when they match their checksum. (Read into
+    /// uninitialised storage: a gate's section is megabytes, and filling it
+    /// with zeros first cost as much as checksumming it.)
     private static func read(_ fd: Int32, _ e: Entry) -> [UInt8]? {
-        var bytes = [UInt8](repeating: 0, count: e.length)
-        var done = 0
-        while done < e.length {
-            let n = bytes.withUnsafeMutableBytes { raw in
-                pread(fd, raw.baseAddress.map { $0 + done }, e.length - done, off_t(e.offset + done))
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: e.length) { buffer, count in
+            var done = 0
+            while done < e.length, let base = buffer.baseAddress {
+                let n = pread(fd, base + done, e.length - done, off_t(e.offset + done))
+                guard n > 0 else { break }
+                done += n
             }
-            guard n > 0 else { return nil }
-            done += n
+            // Only what was read is initialised; a short read is refused.
+            count = done
+            complete = done == e.length
         }
-        let ok = bytes.withUnsafeBytes { ContentHash.checksum($0) == e.checksum }
-        return ok ? bytes : nil
+        guard complete, bytes.withUnsafeBytes({ ContentHash.checksum($0) == e.checksum }) else { return nil }
+        return bytes
     }
 
     private func section<T>(_ s: Section, _ decode: (inout CompiledReader) -> T?) -> T? {
