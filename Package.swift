@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "ReflectStore", dependencies: [
             "ReflectCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            // SQLite's C API, for the durable answer write's direct binding.
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ]),
         .target(name: "ReflectEngine", dependencies: [
             "ReflectCore", "LuaHost",

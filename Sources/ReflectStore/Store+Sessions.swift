@@ -77,21 +77,8 @@ extension Store {
                              celebrations: [CelebrationRow] = [], recalled: String? = nil) throws(StoreError) {
         try write { db in
             // The hot write (one before every next prompt): one cached
-            // upsert with explicit arguments. A record `save` costs an
-            // UPDATE, then an INSERT, each with Codable encoding: about ten
-            // times the instructions (see BENCHMARKS.md).
-            let upsert = try db.cachedStatement(sql: """
-                INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (session_id, step) DO UPDATE SET
-                    position = excluded.position, kind = excluded.kind, question = excluded.question,
-                    value = excluded.value, state = excluded.state, answered_at = excluded.answered_at,
-                    safety = excluded.safety, options = excluded.options
-                """)
-            // The options as shown, JSON (only choices and checklists have them).
-            let options = answer.options.flatMap(StoredJSON.text)
-            try upsert.execute(arguments: [answer.sessionID, answer.step, answer.position, answer.kind, answer.question,
-                                           answer.value, answer.state, answer.answeredAt, answer.safety, options])
+            // upsert, its values bound directly (DirectStatement.swift).
+            try Store.upsertAnswer(answer, in: db)
             // The related-entries index catches up later, in one
             // transaction per session (Store+SearchCatchUp.swift): here only
             // the session is recorded as pending, free when it already is.
@@ -154,6 +141,40 @@ extension Store {
     /// mood for `day` in the same transaction when the session has one.
     public func completeSession(_ id: String, pre: Int?, post: Int?, at: String, moodDay: String?) throws(StoreError) {
         try write { db in try Store.complete(id, SessionCompletion(pre: pre, post: post, at: at, moodDay: moodDay), in: db) }
+    }
+
+    /// The answer's upsert: inserts the step's answer or replaces every
+    /// column of the one stored (an edit; the triggers on `answer` then take
+    /// it out of the search index and remove its themes).
+    static let answerUpsertSQL = """
+        INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (session_id, step) DO UPDATE SET
+            position = excluded.position, kind = excluded.kind, question = excluded.question,
+            value = excluded.value, state = excluded.state, answered_at = excluded.answered_at,
+            safety = excluded.safety, options = excluded.options
+        """
+
+    /// Upserts `answer`, its values bound directly. A record `save` costs an
+    /// UPDATE, then an INSERT, each with Codable encoding: about ten times
+    /// the instructions; GRDB's arguments about a third more (BENCHMARKS.md).
+    static func upsertAnswer(_ answer: AnswerRecord, in db: Database) throws {
+        try db.cachedStatement(sql: answerUpsertSQL).executeDirect([
+            .text(answer.sessionID), .text(answer.step.rawValue), .integer(answer.position), .text(answer.kind.rawValue),
+            .text(answer.question), .text(answer.value.storedJSON), .text(answer.state.rawValue), .text(answer.answeredAt),
+            .text(answer.safety?.rawValue),
+            // The options as shown, JSON (only choices and checklists have them).
+            .text(answer.options.flatMap(StoredJSON.text)),
+        ], in: db)
+    }
+
+    /// ``upsertAnswer(_:in:)`` through GRDB's statement arguments: the
+    /// general path, which `DirectStatementTests` holds the direct one to.
+    static func upsertAnswerInFull(_ answer: AnswerRecord, in db: Database) throws {
+        try db.cachedStatement(sql: answerUpsertSQL).execute(arguments: [
+            answer.sessionID, answer.step, answer.position, answer.kind, answer.question, answer.value, answer.state,
+            answer.answeredAt, answer.safety, answer.options.flatMap(StoredJSON.text),
+        ])
     }
 
     // Explicit SQL with explicit keys: a table whose key differs from the

@@ -41,13 +41,15 @@ enum SearchText {
     /// the general path (``decodedJSONStringInFull(_:)``; `SearchTextTests`
     /// hold the two to the same results over many random values).
     static func decodedJSONString(_ json: String) -> String? {
-        let utf8 = json.utf8
-        guard utf8.count >= 2, utf8.first == 0x22, utf8.last == 0x22 else { return decodedJSONStringInFull(json) }
-        let inner = utf8.dropFirst().dropLast()
-        for b in inner where b < 0x20 || b == 0x22 || b == 0x5C {
-            return decodedJSONStringInFull(json)
+        // Over the contiguous bytes (a string read from SQLite is native):
+        // a tight loop, not the view's index-checked iteration.
+        let direct = json.utf8.withContiguousStorageIfAvailable { bytes -> String? in
+            guard bytes.count >= 2, bytes[0] == 0x22, bytes[bytes.count - 1] == 0x22 else { return nil }
+            let inner = UnsafeBufferPointer(rebasing: bytes[1..<(bytes.count - 1)])
+            guard !inner.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else { return nil }
+            return String(decoding: inner, as: UTF8.self)
         }
-        return String(Substring(inner))
+        return (direct ?? nil) ?? decodedJSONStringInFull(json)
     }
 
     /// ``decodedJSONString(_:)`` through JSONDecoder. The first byte is

@@ -31,7 +31,7 @@ extension Store {
         guard answer.kind == .text, answer.state == .answer, answer.safety == nil,
               case .text(let text) = answer.value, !text.isEmpty else { return }
         try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_pending (session_id) VALUES (?)")
-            .execute(arguments: [answer.sessionID])
+            .executeDirect([.text(answer.sessionID)], in: db)
     }
 
     /// Whether some session has answers the index may not hold yet.
