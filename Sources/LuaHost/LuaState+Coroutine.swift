@@ -24,7 +24,17 @@ extension LuaState {
     /// Legal only while the coroutine is suspended: resuming a finished,
     /// failed or running coroutine throws `.host(.misuse)`. An error inside
     /// leaves it dead; its frames are in the thrown error.
+    ///
+    /// Nothing or one value crosses as ``resume(_:passing:)`` does (no codec
+    /// for a scalar argument or result, a string result checked once), with
+    /// the same outcome as the general crossing, which carries the rest.
     public func resume(_ coroutine: LuaCoroutine, with arguments: [LuaValue] = []) throws(LuaError) -> LuaResumeResult {
+        if arguments.count <= 1 { return try resume(coroutine, passing: arguments.first).general }
+        return try resumeEncoded(coroutine, with: arguments)
+    }
+
+    /// The general crossing: every value through the codec, both ways.
+    func resumeEncoded(_ coroutine: LuaCoroutine, with arguments: [LuaValue]) throws(LuaError) -> LuaResumeResult {
         let L = try activeThread()
         guard coroutine.owner == id else {
             throw LuaError(kind: .host(.foreignHandle), message: "coroutine handle belongs to another Lua state")

@@ -2,9 +2,10 @@ import Testing
 @testable import LuaHost
 
 /// ``LuaState/resume(_:passing:)`` (the crossing without arrays or the codec
-/// for nothing or one value) against ``LuaState/resume(_:with:)`` (the
-/// general one): on many random values, both give the same values, the same
-/// errors and leave the coroutine in the same state.
+/// for nothing or one value, which ``LuaState/resume(_:with:)`` also takes
+/// for at most one argument) against `resumeEncoded` (the general one, the
+/// codec both ways): on many random values, both give the same values, the
+/// same errors and leave the coroutine in the same state.
 @Suite("Resume with at most one value", .hangGuard)
 struct ResumeOneTests {
     /// xorshift64: the same cases on every run.
@@ -87,7 +88,7 @@ struct ResumeOneTests {
     }
 
     static func general(_ lua: LuaState, _ co: LuaCoroutine, _ argument: LuaValue?) -> Outcome {
-        do { return .values(try lua.resume(co, with: argument.map { [$0] } ?? [])) } catch { return .failed(error.kind, error.description) }
+        do { return .values(try lua.resumeEncoded(co, with: argument.map { [$0] } ?? [])) } catch { return .failed(error.kind, error.description) }
     }
 
     static func fast(_ lua: LuaState, _ co: LuaCoroutine, _ argument: LuaValue?) -> Outcome {
@@ -175,7 +176,7 @@ struct ResumeOneTests {
         }
         #expect(s.utf8.count == limit && s.utf8.allSatisfy { $0 == UInt8(ascii: "a") })
         let fast = try #require(throws: LuaError.self) { try lua.resume(co, passing: .integer(Int64(limit + 1))) }
-        let general = try #require(throws: LuaError.self) { try lua.resume(co, with: [.integer(Int64(limit + 1))]) }
+        let general = try #require(throws: LuaError.self) { try lua.resumeEncoded(co, with: [.integer(Int64(limit + 1))]) }
         #expect(fast == general)
         #expect(fast.kind == .host(.invalidValue))
         #expect(lua.isSuspended(co))
