@@ -59,7 +59,7 @@ public struct PromptShape: Sendable, Equatable {
                 return .failure(InvalidAnswer("too_long", "That is longer than \(SessionSave.maxTextBytes) bytes; please shorten it."))
             }
             // A NUL cannot be stored whole nor quoted into a later question.
-            guard !s.utf8.contains(0) else {
+            guard !PromptShape.containsNUL(s) else {
                 return .failure(InvalidAnswer("nul", "That contains a NUL character (U+0000), which cannot be kept; please retype it."))
             }
             if let limit = maxCharacters, s.count > limit {
@@ -211,5 +211,30 @@ public struct PromptShape: Sendable, Equatable {
         guard d.isFinite, d == d.rounded(), d >= Double(intensityRange.lowerBound), d <= Double(intensityRange.upperBound)
         else { return .failure(InvalidAnswer("intensity_range", "Please enter a whole number from 0 to 10.")) }
         return .success(.integer(Int(d)))
+    }
+}
+
+extension PromptShape {
+    /// Whether `s` holds a NUL byte: over the contiguous UTF-8 (a native
+    /// string's) eight bytes at a time, else byte by byte.
+    static func containsNUL(_ s: String) -> Bool {
+        if let found = s.utf8.withContiguousStorageIfAvailable({ b -> Bool in
+            guard let base = b.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
+            var i = 0
+            let n = b.count
+            while i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                // A zero byte sets its high bit in (w - 0x01…) & ~w & 0x80….
+                if (w &- 0x0101_0101_0101_0101) & ~w & 0x8080_8080_8080_8080 != 0 { return true }
+                i += 8
+            }
+            while i < n {
+                if b[i] == 0 { return true }
+                i += 1
+            }
+            return false
+        }) { return found }
+        return s.utf8.contains(0)
     }
 }

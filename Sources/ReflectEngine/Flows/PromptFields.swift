@@ -28,23 +28,58 @@ struct PromptFields {
 
     init(_ table: LuaTable, kind: PromptKind) {
         table.forEachField { key, value in
-            guard case .string(let name) = key else { return }
-            switch name {
-            case "id": id = value
-            case "text": text = value
-            case "args": args = value
-            case "fallback": fallback = value
-            case "hint": hint = value
-            case "required": required = value
-            case "progress": progress = value
-            case "probe": probe = value
-            case "options" where kind == .singleChoice || kind == .multiChoice: list = value
-            case "items" where kind == .checklist: list = value
-            case "button" where kind == .action: button = value
-            case "max_chars" where kind == .text: maxChars = value
-            case "min", "max", "step", "min_label", "max_label": if kind != .number { hasUnknown = true }
+            guard case .string(let name) = key, let field = Field(name) else {
+                if case .string = key { hasUnknown = true }
+                return
+            }
+            switch field {
+            case .id: id = value
+            case .text: text = value
+            case .args: args = value
+            case .fallback: fallback = value
+            case .hint: hint = value
+            case .required: required = value
+            case .progress: progress = value
+            case .probe: probe = value
+            case .options where kind == .singleChoice || kind == .multiChoice: list = value
+            case .items where kind == .checklist: list = value
+            case .button where kind == .action: button = value
+            case .maxChars where kind == .text: maxChars = value
+            case .scale: if kind != .number { hasUnknown = true }
             default: hasUnknown = true
             }
+        }
+    }
+
+    /// The field names any prompt may take, told apart by length first
+    /// (one comparison or two instead of a dozen).
+    private enum Field {
+        case id, text, args, fallback, hint, required, progress, probe, options, items, button, maxChars
+        /// `min`, `max`, `step`, `min_label`, `max_label` (a number prompt's).
+        case scale
+
+        init?(_ name: String) {
+            let field: Field?
+            switch name.utf8.count {
+            case 2: field = name == "id" ? .id : nil
+            case 3: field = name == "min" || name == "max" ? .scale : nil
+            case 4:
+                switch name {
+                case "text": field = .text
+                case "args": field = .args
+                case "hint": field = .hint
+                case "step": field = .scale
+                default: field = nil
+                }
+            case 5: field = name == "probe" ? .probe : name == "items" ? .items : nil
+            case 6: field = name == "button" ? .button : nil
+            case 7: field = name == "options" ? .options : nil
+            case 8: field = name == "fallback" ? .fallback : name == "required" ? .required : name == "progress" ? .progress : nil
+            case 9: field = name == "max_chars" ? .maxChars : name == "min_label" || name == "max_label" ? .scale : nil
+            default: field = nil
+            }
+            guard let field else { return nil }
+            self = field
         }
     }
 

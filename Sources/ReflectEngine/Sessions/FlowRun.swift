@@ -144,11 +144,10 @@ final class FlowRun: FlowAPI.Host {
         }
         // Only what the API accepted, yielded by the API itself, is shown or
         // fulfilled: a raw `coroutine.yield` (even after a call that failed) is not.
-        guard let (token, yield) = pending, yielded == .one(.integer(token)) else {
+        guard let (token, yield) = pending.take(), yielded == .one(.integer(token)) else {
             throw .invalidFlow(file: definition.file, line: nil,
                                message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
         }
-        pending = nil
         switch yield {
         case .prompt(let spec):
             guard asked.insert(spec.step).inserted else {

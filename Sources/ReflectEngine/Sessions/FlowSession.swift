@@ -154,7 +154,12 @@ public final class FlowSession {
         default:
             // Only yes/no, checklist and action answers are read with the
             // language's answer words (``PromptShape/validate(_:)``).
-            let words = [.yesNo, .checklist, .action].contains(prompt.kind) ? language.localizer.answerWords : AnswerWords()
+            let readsWords: Bool
+            switch prompt.kind {
+            case .yesNo, .checklist, .action: readsWords = true
+            default: readsWords = false
+            }
+            let words = readsWords ? language.localizer.answerWords : AnswerWords()
             switch prompt.shape(words: words).validate(input) {
             case .failure(let invalid):
                 return [.invalid(step: prompt.step, code: invalid.code, message: language.message(for: invalid)), .prompt(prompt)]
