@@ -119,6 +119,8 @@ public final class FlowSession {
     /// The feedback the save holds (`s:feedback`), nil when there is none
     /// (no provider, or the flow asks for none).
     public var feedback: SessionFeedback? {
+        // Each slot needs a text of its own: fewer texts, no feedback.
+        guard save.generated.count >= FeedbackRequest.Slot.allCases.count else { return nil }
         let slots = FeedbackRequest.Slot.allCases.map { slot in save.generated.first { $0.id == slot.id } }
         guard let a = slots[0], let o = slots[1], let t = slots[2] else { return nil }
         return SessionFeedback(session: sessionID, affirmation: a.text, observation: o.text, takeaway: t.text,
@@ -219,6 +221,10 @@ public final class FlowSession {
         }
         events += apply(effects, live: true)
         show(driven.next)
+        if let current {
+            events.append(.prompt(current))
+            return events
+        }
         return events + openingEvents
     }
 
