@@ -33,4 +33,12 @@ extension Store {
             try db.execute(sql: "DELETE FROM digest_narration WHERE user = ? AND week = ? AND basis <> ?", arguments: [user, week, basis])
         }
     }
+
+    /// Removes the narration of `user`'s week, whatever it was made from
+    /// (one kept earlier that today's screens refuse).
+    public func forgetDigestNarration(user: String, week: String) throws(StoreError) {
+        try write { db in
+            try db.execute(sql: "DELETE FROM digest_narration WHERE user = ? AND week = ?", arguments: [user, week])
+        }
+    }
 }

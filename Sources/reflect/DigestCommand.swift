@@ -105,6 +105,8 @@ struct DigestCommand: ParsableCommand {
             let outcome = narrator.narrate(stored: try store.digestNarration(user: storeOptions.user, week: week, basis: basis))
             if outcome.generated, !outcome.cached, let text = outcome.text {
                 try store.saveDigestNarration(user: storeOptions.user, week: week, basis: basis, text: text, at: FlowClock.system().iso8601)
+            } else if outcome.cached, !outcome.generated {
+                try store.forgetDigestNarration(user: storeOptions.user, week: week)
             } else if !outcome.generated {
                 try store.forgetStaleDigestNarration(user: storeOptions.user, week: week, basis: basis)
             }

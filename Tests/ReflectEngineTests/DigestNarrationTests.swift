@@ -62,6 +62,14 @@ struct DigestNarrationTests {
         #expect(outcome.basis == n.basis)
     }
 
+    @Test("a stored narration that today's gate flags is not shown as it was kept")
+    func storedScreenedAgain() throws {
+        let generator = ScriptedGenerator("unused")
+        let outcome = try narrator(generator).narrate(stored: "This week you thought about killing yourself.")
+        #expect(outcome.cached && !outcome.generated && outcome.refused?.hasPrefix("crisis.") == true && !outcome.resources.isEmpty)
+        #expect(generator.calls.isEmpty)
+    }
+
     @Test("a number the digest does not hold is refused (the template stands), in any script and form", arguments: [
         "Your mood averaged 9 this week.", "You showed up 6 days.", "Your mood rose by 1.5.", "Your mood averaged ９ this week.",
         "Mood 7.5 on average.",

@@ -89,9 +89,17 @@ public struct DigestNarration: Sendable {
     }
 
     /// A stored narration for ``basis`` (`stored`), else the provider's, checked.
+    /// A stored one passes today's screens again (the gate's lists may have
+    /// grown since it was kept), as a found past entry does.
     public func narrate(stored: String?) -> Outcome {
         let basis = self.basis
-        if let stored { return Outcome(text: stored, generated: true, cached: true, refused: nil, basis: basis) }
+        let screen = GeneratedTextScreen(language: language, region: region, prompts: prompts)
+        let context = (story + figures).joined(separator: "\n")
+        if let stored {
+            let again = screen.screen(stored, context: context)
+            if again.reason == nil { return Outcome(text: stored, generated: true, cached: true, refused: nil, basis: basis) }
+            return Outcome(text: again.text, generated: false, cached: true, refused: again.reason, resources: again.resources, basis: basis)
+        }
         let request = self.request
         let generator = self.generator
         let reply: String
@@ -100,8 +108,7 @@ public struct DigestNarration: Sendable {
         case .failure(let failure): return Outcome(text: nil, generated: false, cached: false, refused: DigestNarration.reason(failure), basis: basis)
         }
         if let problem = problem(reply) { return Outcome(text: nil, generated: false, cached: false, refused: problem, basis: basis) }
-        let screened = GeneratedTextScreen(language: language, region: region, prompts: prompts)
-            .screen(reply, context: (story + figures).joined(separator: "\n"))
+        let screened = screen.screen(reply, context: context)
         return Outcome(text: screened.text, generated: screened.reason == nil, cached: false, refused: screened.reason,
                        resources: screened.resources, basis: basis)
     }
