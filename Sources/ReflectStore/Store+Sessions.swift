@@ -75,14 +75,13 @@ extension Store {
                              themes: [Theme] = [], completion: SessionCompletion? = nil, coach: [CoachRecord] = [],
                              coachDay: String? = nil, exposures: [VariantAssignment] = [], activityDay: CalendarDay? = nil,
                              celebrations: [CelebrationRow] = [], recalled: String? = nil) throws(StoreError) {
-        try write { db in
-            // The hot write (one before every next prompt): one cached
-            // upsert, its values bound directly (DirectStatement.swift).
-            try Store.upsertAnswer(answer, in: db)
-            // The related-entries index catches up later, in one
-            // transaction per session (Store+SearchCatchUp.swift): here only
-            // the session is recorded as pending, free when it already is.
-            try Store.markPending(answer, in: db)
+        try writeAnswer { db, statements in
+            // The hot write (one before every next prompt): the answer's row
+            // on statements prepared once, its values bound directly, and
+            // its session left pending for the related-entries index, which
+            // catches up later, in one transaction per session
+            // (AnswerWrite.swift, Store+SearchCatchUp.swift).
+            try statements.write(answer, db)
             try safetyEvent?.insert(db)
             for e in events { try e.insert(db) }
             for d in distortions { try Store.upsert(d, in: db) }
@@ -155,21 +154,9 @@ extension Store {
             safety = excluded.safety, options = excluded.options
         """
 
-    /// Upserts `answer`, its values bound directly. A record `save` costs an
-    /// UPDATE, then an INSERT, each with Codable encoding: about ten times
-    /// the instructions; GRDB's arguments about a third more (BENCHMARKS.md).
-    static func upsertAnswer(_ answer: AnswerRecord, in db: Database) throws {
-        try db.cachedStatement(sql: answerUpsertSQL).executeDirect([
-            .text(answer.sessionID), .text(answer.step.rawValue), .integer(answer.position), .text(answer.kind.rawValue),
-            .text(answer.question), .text(answer.value.storedJSON), .text(answer.state.rawValue), .text(answer.answeredAt),
-            .text(answer.safety?.rawValue),
-            // The options as shown, JSON (only choices and checklists have them).
-            .text(answer.options.flatMap(StoredJSON.text)),
-        ], in: db)
-    }
-
-    /// ``upsertAnswer(_:in:)`` through GRDB's statement arguments: the
-    /// general path, which `DirectStatementTests` holds the direct one to.
+    /// The answer's write through GRDB's statement arguments and one upsert:
+    /// the general path, which `DirectStatementTests` holds the answer
+    /// write's own statements (AnswerWrite.swift) to.
     static func upsertAnswerInFull(_ answer: AnswerRecord, in db: Database) throws {
         try db.cachedStatement(sql: answerUpsertSQL).execute(arguments: [
             answer.sessionID, answer.step, answer.position, answer.kind, answer.question, answer.value, answer.state,

@@ -48,6 +48,8 @@ public final class Store: Sendable {
     public let path: String
     public let access: Access
     let writer: any DatabaseWriter
+    /// The answer write's statements on the writer connection (AnswerWrite.swift).
+    let answerWrites = AnswerWriteCache()
 
     /// `$XDG_DATA_HOME/reflect/reflect.sqlite`, or
     /// `~/.local/share/reflect/reflect.sqlite` when XDG_DATA_HOME is unset.
@@ -203,6 +205,27 @@ public final class Store: Sendable {
                     try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
                     return result
                 } catch {
+                    if db.isInsideTransaction { try? db.rollback() }
+                    throw error
+                }
+            }
+        } catch { throw StoreError.mapping(error, path: path) }
+    }
+
+    /// ``write(_:)`` for an answer: the same transaction (`BEGIN IMMEDIATE`,
+    /// rolled back on any error), begun and committed on the writer
+    /// connection's own statements, with them at hand for the answer's row
+    /// (AnswerWrite.swift).
+    func writeAnswer(_ body: (Database, AnswerStatements) throws -> Void) throws(StoreError) {
+        do {
+            try writer.writeWithoutTransaction { db in
+                let statements = try answerWrites.statements(db)
+                try statements.beginTransaction(db)
+                do {
+                    try body(db, statements)
+                    try statements.commitTransaction(db)
+                } catch {
+                    statements.forget()
                     if db.isInsideTransaction { try? db.rollback() }
                     throw error
                 }

@@ -4,9 +4,10 @@ import Testing
 import ReflectCore
 @testable import ReflectStore
 
-/// The durable answer write binds its values directly through SQLite's C
-/// API (DirectStatement.swift): held to GRDB's statement arguments, the
-/// general path, over many random answers, edits and drafts.
+/// The durable answer write runs its own statements, binding its values
+/// directly through SQLite's C API (AnswerWrite.swift: an INSERT, an UPDATE
+/// when the step has a row): held to GRDB's statement arguments and one
+/// upsert, the general path, over many random answers, edits and drafts.
 @Suite("The answer write's direct binding")
 struct DirectStatementTests {
     /// Random text: ASCII, JSON's specials, control characters (NUL too:
@@ -49,7 +50,7 @@ struct DirectStatementTests {
                                  position: Int.random(in: -5...Int.max, using: &rng), kind: kind, question: randomText(&rng), value: value,
                                  state: Int.random(in: 0..<5, using: &rng) == 0 ? .draft : .answer, answeredAt: randomText(&rng),
                                  safety: [nil, nil, .selfHarm, .suicide].randomElement(using: &rng)!, options: options)
-            try direct.write { db in try Store.upsertAnswer(a, in: db) }
+            try direct.recordAnswer(a)
             try general.write { db in try Store.upsertAnswerInFull(a, in: db) }
             if i % 200 == 199 {
                 let (d, g) = (try rows(direct), try rows(general))

@@ -61,6 +61,44 @@ struct SearchCatchUpTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")) == before, "nothing was written")
     }
 
+    @Test("an answer marks its session pending again whenever the marker may be gone: another connection's catch-up, a tool's delete, its own catch-up",
+          arguments: [Store.Reading.concurrent, .serialized])
+    func markerAfterChanges(reading: Store.Reading) throws {
+        let store = try temporaryStore(reading: reading)
+        try store.beginSession(session("s", started: "2026-11-20T20:00:00+01:00"))
+        try store.recordAnswer(answer("s", "situation", 0, .text("The presentation to the board made me shake")))
+        try store.recordAnswer(answer("s", "thought", 1, .text("Everyone saw my hands")))
+        #expect(try state(store).pending == ["s"])
+        // Another process catches up between two answers of the session.
+        let other = try Store(path: store.path)
+        try other.catchUpRelatedEntries()
+        #expect(try state(store).pending.isEmpty)
+        try store.recordAnswer(answer("s", "evidence", 2, .text("Nobody mentioned my hands afterwards")))
+        #expect(try state(store).pending == ["s"], "the answer after another connection's catch-up leaves its session pending")
+        let found = try other.relatedEntries(user: "default", to: "mentioned afterwards", now: "2026-11-24T09:00:00+01:00", excluding: nil)
+        #expect(found.map(\.text) == ["Nobody mentioned my hands afterwards"])
+        // A tool (any SQLite connection) empties the markers.
+        let tool = try DatabaseQueue(path: store.path)
+        try tool.write { db in try db.execute(sql: "DELETE FROM entry_pending") }
+        try store.recordAnswer(answer("s", "balanced", 3, .text("My hands shake and the talk still goes well")))
+        #expect(try state(store).pending == ["s"], "the answer after another connection's delete leaves its session pending")
+        // Its own catch-up.
+        try store.catchUpRelatedEntries()
+        #expect(try state(store).pending.isEmpty)
+        try store.recordAnswer(answer("s", "plan", 4, .text("Practise the opening twice")))
+        #expect(try state(store).pending == ["s"], "the answer after its own catch-up leaves its session pending")
+        // An edit, and a second session in between.
+        try store.beginSession(session("t", started: "2026-11-21T20:00:00+01:00"))
+        try store.recordAnswer(answer("t", "situation", 0, .text("Rain all day")))
+        try store.recordAnswer(answer("s", "plan", 4, .text("Practise the opening three times")))
+        #expect(try state(store).pending == ["s", "t"])
+        let all = try other.relatedEntries(user: "default", to: "practise opening rain", now: "2026-11-24T09:00:00+01:00",
+                                           excluding: nil, limit: 10)
+        #expect(Set(all.map(\.text)) == ["Practise the opening three times", "Rain all day"])
+        let final = try state(other)
+        #expect(final.indexed == final.rebuilt)
+    }
+
     @Test("a read-only store refuses a search it cannot catch up for, rather than miss an answer")
     func readOnlyRefuses() throws {
         let store = try temporaryStore()

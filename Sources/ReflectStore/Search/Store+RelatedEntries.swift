@@ -115,7 +115,7 @@ extension Store {
     /// Puts the kept, unflagged free-text answers of `session` (one `step`,
     /// or all) into the related-entries index, replacing what was there for
     /// them. Called by import, in its transaction (an answer's write leaves
-    /// its session pending instead: ``markPending(_:in:)``); an answer
+    /// its session pending instead: `AnswerStatements.write`); an answer
     /// changed or deleted leaves the index by the table's triggers
     /// (migration v13).
     static func indexAnswers(session: String, step: StepID? = nil, in db: Database) throws {

@@ -6,8 +6,10 @@ import GRDB
 // made the index most of each answer's durable write (BENCHMARKS.md).
 //
 // - The answer's transaction records its session in `entry_pending`
-//   (``markPending(_:in:)``, `INSERT OR IGNORE`: no page is written when
-//   the session is already there).
+//   (`AnswerStatements.write`, `INSERT OR IGNORE`: no page is written when
+//   the session is already there; not even that statement when the writer
+//   connection knows the marker is there and nothing changed the file
+//   since, AnswerWrite.swift).
 // - ``catchUpRelatedEntries()`` indexes every pending session's answers
 //   that are not in the index yet, in ONE transaction (one FTS5 segment),
 //   and empties `entry_pending`. The run calls it when it stops; and every
@@ -22,16 +24,16 @@ import GRDB
 //   catching up only adds the rows that are missing.
 
 extension Store {
-    /// Records, in the answer's transaction, that `answer`'s session has an
-    /// answer the related-entries index may not hold yet; nothing when the
-    /// answer can never be indexed (not free text, a draft, flagged, empty).
-    /// A superset of the answers the index holds (the catch-up decides), so
-    /// that the write does none of the indexed form's work.
-    static func markPending(_ answer: AnswerRecord, in db: Database) throws {
+    /// Whether `answer` may enter the related-entries index, so that its
+    /// write leaves its session pending (`AnswerStatements.write`, in the
+    /// answer's transaction); not when it can never be indexed (not free
+    /// text, a draft, flagged, empty). A superset of the answers the index
+    /// holds (the catch-up decides), so that the write does none of the
+    /// indexed form's work.
+    static func isIndexable(_ answer: AnswerRecord) -> Bool {
         guard answer.kind == .text, answer.state == .answer, answer.safety == nil,
-              case .text(let text) = answer.value, !text.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO entry_pending (session_id) VALUES (?)")
-            .executeDirect([.text(answer.sessionID)], in: db)
+              case .text(let text) = answer.value, !text.isEmpty else { return false }
+        return true
     }
 
     /// Whether some session has answers the index may not hold yet.

@@ -1,0 +1,284 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import ReflectCore
+
+// The durable answer write (one before every next prompt), on statements the
+// writer connection prepares once for it:
+//
+// - BEGIN IMMEDIATE, the answer's INSERT, the pending marker and COMMIT are
+//   stepped straight through SQLite's C API, inside GRDB's writer access
+//   (GRDB still serializes every use of the connection; everything else in
+//   the answer's transaction goes through GRDB as before). Not on the path:
+//   GRDB's statement cache, a dictionary keyed by each statement's SQL, whose
+//   text was hashed at every lookup, and GRDB's per-statement bookkeeping
+//   (BENCHMARKS.md). GRDB's commit hook still runs; the store registers no
+//   transaction observer.
+// - Values are bound without SQLite copying them (`SQLITE_STATIC`): they are
+//   copied once into a buffer this holder owns, which outlives every step
+//   that reads it (each step rebinds all of a statement's values). Text is
+//   bound up to its first NUL, as GRDB binds it, so the same values store
+//   the same bytes (`DirectStatementTests` compares this path with GRDB's
+//   statement arguments over many random answers and edits). A text
+//   answer's JSON is written straight into the buffer.
+// - INSERT first; when the step already has a row (an edit, a draft answered
+//   again: a primary-key conflict, before anything is written), an UPDATE of
+//   every other column. Same rows, same triggers as `INSERT … ON CONFLICT DO
+//   UPDATE`, which made SQLite open a statement journal in every answer's
+//   transaction (its DO UPDATE branch runs triggers).
+// - The pending marker (`entry_pending`, Store+SearchCatchUp.swift) is
+//   written unless this connection knows the session's marker is in the
+//   database: it wrote it in an earlier answer's transaction, and SQLite's
+//   data version for the file (`SQLITE_FCNTL_DATA_VERSION`, read under the
+//   write lock) has not moved since that transaction committed. It moves
+//   with every change to the file, by this connection or any other, in any
+//   process, so a catch-up (which empties `entry_pending`) or anything else
+//   written in between makes the write mark the session again.
+
+/// The writer connection's prepared statements for the answer write, and
+/// what it knows of the pending marker. Used only inside the writer's
+/// access (GRDB serializes it), through ``AnswerWriteCache``.
+final class AnswerStatements {
+    let connection: OpaquePointer
+    private let begin: Statement
+    private let insert: Statement
+    private let marker: Statement
+    private let commit: Statement
+    /// Prepared at the first edit.
+    private var update: Statement?
+
+    /// The bound values' bytes (see the file's header).
+    private var buffer: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var used = 0
+
+    /// The session whose marker this connection wrote, and the file's data
+    /// version right after that transaction committed (or after a later
+    /// answer's transaction of this connection, when nothing else changed
+    /// the file in between).
+    private var marked: (session: String, version: UInt32)?
+
+    static let insertSQL = """
+        INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+        """
+    static let updateSQL = """
+        UPDATE answer SET position = ?3, kind = ?4, question = ?5, value = ?6, state = ?7, answered_at = ?8,
+                          safety = ?9, options = ?10
+        WHERE session_id = ?1 AND step = ?2
+        """
+    static let markerSQL = "INSERT OR IGNORE INTO entry_pending (session_id) VALUES (?1)"
+
+    init(_ db: Database) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection closed") }
+        self.connection = connection
+        begin = try db.makeStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
+        insert = try db.makeStatement(sql: AnswerStatements.insertSQL)
+        marker = try db.makeStatement(sql: AnswerStatements.markerSQL)
+        commit = try db.makeStatement(sql: "COMMIT TRANSACTION")
+        capacity = 1024
+        buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The file's data version (changes with every change to it, by any
+    /// connection; see the file's header).
+    private func dataVersion() -> UInt32 {
+        var version: UInt32 = 0
+        _ = sqlite3_file_control(connection, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        return version
+    }
+
+    /// Begins the answer's write transaction (`BEGIN IMMEDIATE`: the write
+    /// lock, waited for as GRDB's busy mode says). Forgets the marker when
+    /// anything changed the file since this connection last knew it.
+    func beginTransaction(_ db: Database) throws {
+        try step(begin, db)
+        if let marked, marked.version != dataVersion() { self.marked = nil }
+    }
+
+    /// Commits; the marker this connection knows of stays known as of the
+    /// version this commit leaves.
+    func commitTransaction(_ db: Database) throws {
+        try step(commit, db)
+        if marked != nil { marked?.version = dataVersion() }
+    }
+
+    /// After a failed transaction (rolled back): nothing is known any more.
+    func forget() { marked = nil }
+
+    /// Writes `answer` (insert, or update of the step's row) and, when it is
+    /// an answer the related-entries index will hold, its session's pending
+    /// marker (``Store/isIndexable(_:)``).
+    func write(_ answer: AnswerRecord, _ db: Database) throws {
+        try bind(answer, to: insert)
+        let code = sqlite3_step(insert.sqliteStatement)
+        if code != SQLITE_DONE {
+            let extended = sqlite3_extended_errcode(connection)
+            sqlite3_reset(insert.sqliteStatement)
+            guard extended == ResultCode.SQLITE_CONSTRAINT_PRIMARYKEY.rawValue else { throw error(code, insert) }
+            let update = try self.update ?? db.makeStatement(sql: AnswerStatements.updateSQL)
+            self.update = update
+            try bind(answer, to: update)
+            try step(update, db, reset: false)
+        } else {
+            sqlite3_reset(insert.sqliteStatement)
+        }
+        guard Store.isIndexable(answer) else { return }
+        if let marked, marked.session == answer.sessionID { return }
+        used = 0
+        let session = copy(answer.sessionID)
+        try bindText(marker, 1, session)
+        try step(marker, db)
+        marked = (answer.sessionID, 0)  // its version is set at commit
+    }
+
+    // MARK: Binding
+
+    private struct Span {
+        var offset: Int
+        var count: Int
+    }
+
+    private func reserve(_ more: Int) {
+        guard used + more > capacity else { return }
+        let grown = max(capacity * 2, used + more)
+        let bigger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        bigger.copyMemory(from: buffer, byteCount: used)
+        buffer.deallocate()
+        buffer = bigger
+        capacity = grown
+    }
+
+    /// Copies `s` up to its first NUL (as GRDB binds text).
+    private func copy(_ s: String) -> Span {
+        var s = s
+        return s.withUTF8 { bytes -> Span in
+            var count = bytes.count
+            if let base = bytes.baseAddress, let nul = memchr(base, 0, count) {
+                count = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
+            }
+            reserve(count)
+            if count > 0, let base = bytes.baseAddress { (buffer + used).copyMemory(from: base, byteCount: count) }
+            defer { used += count }
+            return Span(offset: used, count: count)
+        }
+    }
+
+    /// The answer's stored JSON (``AnswerValue/storedJSON``), a text
+    /// answer's written straight into the buffer.
+    private func copyJSON(_ value: AnswerValue) -> Span? {
+        guard case .text(var text) = value else { return value.storedJSON.map(copy) }
+        return text.withUTF8 { bytes -> Span in
+            reserve(bytes.count * 6 + 2)
+            let out = (buffer + used).assumingMemoryBound(to: UInt8.self)
+            let count = AnswerValue.writeJSONString(bytes, to: out)
+            defer { used += count }
+            return Span(offset: used, count: count)
+        }
+    }
+
+    private func bindText(_ statement: Statement, _ index: CInt, _ span: Span?) throws {
+        let code: CInt = if let span {
+            sqlite3_bind_text(statement.sqliteStatement, index, (buffer + span.offset).assumingMemoryBound(to: CChar.self),
+                              CInt(span.count), nil)  // SQLITE_STATIC: the buffer outlives the step
+        } else {
+            sqlite3_bind_null(statement.sqliteStatement, index)
+        }
+        guard code == SQLITE_OK else { throw error(code, statement) }
+    }
+
+    /// Binds the answer's ten values (the INSERT's and the UPDATE's `?1`…`?10`).
+    private func bind(_ answer: AnswerRecord, to statement: Statement) throws {
+        used = 0
+        let session = copy(answer.sessionID), step = copy(answer.step.rawValue), kind = copy(answer.kind.rawValue)
+        let question = copy(answer.question), value = copyJSON(answer.value), state = copy(answer.state.rawValue)
+        let answeredAt = copy(answer.answeredAt), safety = answer.safety.map { copy($0.rawValue) }
+        // The options as shown, JSON (only choices and checklists have them).
+        let options = answer.options.flatMap(StoredJSON.text).map(copy)
+        // Nothing is copied from here on: the buffer stays where it is.
+        try bindText(statement, 1, session)
+        try bindText(statement, 2, step)
+        let code = sqlite3_bind_int64(statement.sqliteStatement, 3, Int64(answer.position))
+        guard code == SQLITE_OK else { throw error(code, statement) }
+        try bindText(statement, 4, kind)
+        try bindText(statement, 5, question)
+        try bindText(statement, 6, value)
+        try bindText(statement, 7, state)
+        try bindText(statement, 8, answeredAt)
+        try bindText(statement, 9, safety)
+        try bindText(statement, 10, options)
+    }
+
+    // MARK: Stepping
+
+    private func step(_ statement: Statement, _ db: Database, reset: Bool = true) throws {
+        let code = sqlite3_step(statement.sqliteStatement)
+        guard code == SQLITE_DONE else {
+            let e = error(code, statement)
+            sqlite3_reset(statement.sqliteStatement)
+            throw e
+        }
+        sqlite3_reset(statement.sqliteStatement)
+    }
+
+    /// SQLite's error, as GRDB would throw it: the extended code, the
+    /// message, the statement's SQL.
+    private func error(_ code: CInt, _ statement: Statement) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                      message: sqlite3_errmsg(connection).map { String(cString: $0) }, sql: statement.sql)
+    }
+}
+
+/// The writer connection's ``AnswerStatements``, made at the first answer.
+/// Only touched inside the writer's access, which GRDB serializes: no lock.
+final class AnswerWriteCache: @unchecked Sendable {
+    private var statements: AnswerStatements?
+
+    /// The statements of `db`'s connection (made again if the writer's
+    /// connection ever changed).
+    func statements(_ db: Database) throws -> AnswerStatements {
+        if let statements, statements.connection == db.sqliteConnection { return statements }
+        let made = try AnswerStatements(db)
+        statements = made
+        return made
+    }
+}
+
+extension AnswerValue {
+    /// Writes `s` as a JSON string (``jsonString(_:)``'s bytes) to `out`,
+    /// which has room for `6 × s.count + 2` bytes; returns the count written.
+    static func writeJSONString(_ s: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let hex: StaticString = "0123456789abcdef"
+        var n = 0
+        out[n] = 0x22
+        n += 1
+        for b in s {
+            if b >= 0x20 && b != 0x22 && b != 0x5C && b != 0x2F {
+                out[n] = b
+                n += 1
+                continue
+            }
+            out[n] = 0x5C
+            switch b {
+            case 0x22, 0x5C, 0x2F: out[n + 1] = b
+            case 0x08: out[n + 1] = 0x62
+            case 0x0C: out[n + 1] = 0x66
+            case 0x0A: out[n + 1] = 0x6E
+            case 0x0D: out[n + 1] = 0x72
+            case 0x09: out[n + 1] = 0x74
+            default:
+                out[n + 1] = 0x75
+                out[n + 2] = 0x30
+                out[n + 3] = 0x30
+                out[n + 4] = hex.utf8Start[Int(b >> 4)]
+                out[n + 5] = hex.utf8Start[Int(b & 0xF)]
+                n += 4
+            }
+            n += 2
+        }
+        out[n] = 0x22
+        return n + 1
+    }
+}
