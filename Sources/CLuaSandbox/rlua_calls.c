@@ -54,7 +54,7 @@ static int p_coroutine(lua_State *L) {
     lua_State *co = lua_newthread(L); /* inherits the count hook */
     lua_pushvalue(L, -2);
     lua_xmove(L, co, 1);
-    x->handle = rlua_handle_store_new(L, -1);
+    x->handle = rlua_co_store(L, -1);
     return 0;
 }
 
@@ -103,22 +103,16 @@ int32_t rlua_coroutine(lua_State *L, int64_t fn, int64_t *out) {
 }
 
 static lua_State *thread_of(lua_State *L, int64_t h) {
-    rlua_control *c = rlua_ctl(L);
-    if (h != 0 && h == c->resumed_handle)
-        return c->resumed_thread;
-    if (!lua_checkstack(L, 2))
-        return NULL;
-    lua_State *co = rlua_handle_push(L, h) == LUA_TTHREAD ? lua_tothread(L, -1) : NULL;
-    lua_pop(L, 1); /* the handle table keeps it alive */
-    if (co != NULL) {
-        c->resumed_handle = h;
-        c->resumed_thread = co;
-    }
-    return co;
+    rlua_co_slot *s = rlua_co_find(rlua_ctl(L), h);
+    return s ? s->thread : NULL;
 }
 
-static int32_t status_of(lua_State *co) {
+/* The status of the coroutine in slot s (see rlua_coroutine_status). */
+static int32_t status_of(const rlua_co_slot *s) {
+    lua_State *co = s->thread;
     lua_Debug ar;
+    if (s->kept >= 0)
+        return 2; /* it returned; what it returned is kept elsewhere */
     switch (lua_status(co)) {
     case LUA_YIELD:
         return 0;
@@ -132,8 +126,8 @@ static int32_t status_of(lua_State *co) {
 }
 
 int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
-    lua_State *co = thread_of(L, h);
-    return co == NULL ? -1 : status_of(co);
+    rlua_co_slot *s = rlua_co_find(rlua_ctl(L), h);
+    return s == NULL ? -1 : status_of(s);
 }
 
 int32_t rlua_is_coroutine(lua_State *L, int64_t h) {
@@ -150,6 +144,7 @@ typedef struct resume_crossing {
     lua_State *co;
     const rlua_one *arg; /* rlua_resume_one: the argument, and where its result goes */
     rlua_one *result;
+    int keep; /* rlua_resume_one_kept: a return is kept in place */
     int status; /* what lua_resume answered */
 } resume_crossing;
 
@@ -216,6 +211,40 @@ static int take_one(lua_State *co, int nres, rlua_one *out) {
     return 1;
 }
 
+/* Moves the nres values a finished coroutine returned into the kept table,
+ * at its slot: one value as it is, several in a sequence. Returns 0 when
+ * the handle was released meanwhile (by a host function the coroutine
+ * called): then the values cross the usual way. May raise (memory). */
+static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_one *out) {
+    rlua_co_slot *s = rlua_co_find(rlua_ctl(L), h);
+    if (s == NULL || s->thread != co)
+        return 0;
+    if (nres > 0) {
+        luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
+        int kept = lua_gettop(L);
+        if (nres == 1) {
+            lua_xmove(co, L, 1);
+        } else {
+            lua_createtable(L, nres, 0);
+            int seq = lua_gettop(L);
+            lua_xmove(co, L, nres);
+            for (int i = nres; i >= 1; i--)
+                lua_rawseti(L, seq, i); /* pops the top one: value i */
+        }
+        lua_rawseti(L, kept, (lua_Integer)(h & 0xffffffff));
+        lua_pop(L, 1);
+        /* The allocation above may have collected, but cannot have released
+         * the handle (no host code ran): s is still the slot. */
+    }
+    lua_settop(co, 0);
+    s = rlua_co_find(rlua_ctl(L), h);
+    s->kept = nres;
+    out->type = RLUA_ONE_KEPT;
+    out->integer = nres;
+    return 1;
+}
+
 static int p_resume(lua_State *L) {
     resume_crossing *r = rlua_take_ud(L);
     rlua_control *c = rlua_ctl(L);
@@ -227,6 +256,8 @@ static int p_resume(lua_State *L) {
     lua_xmove(L, co, n);
     int nres = 0;
     r->status = lua_resume(co, L, n, &nres);
+    if (r->status == LUA_OK && r->keep && keep_returned(L, co, r->x.handle, nres, r->result))
+        return 0;
     if (r->status == LUA_OK || r->status == LUA_YIELD) {
         if (r->result != NULL && take_one(co, nres, r->result))
             return 0;
@@ -255,8 +286,9 @@ static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
     rlua_control *c = rlua_ctl(L);
     int base = lua_gettop(L);
     rlua_error_clear(&c->error);
-    lua_State *co = thread_of(L, h);
-    switch (co ? status_of(co) : -1) {
+    rlua_co_slot *s = rlua_co_find(c, h);
+    lua_State *co = s ? s->thread : NULL;
+    switch (s ? status_of(s) : -1) {
     case -1:
         rlua_error_set(&c->error, "coroutine handle %lld is unknown or was released", (long long)h);
         return RLUA_E_MISUSE;
@@ -269,9 +301,10 @@ static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
     default:
         break;
     }
-    rlua_entry_begin(c, L);
-    if (c->depth == 1)
-        lua_sethook(co, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
+    /* A top-level resume arms the coroutine, where its code runs (threads it
+     * creates copy its hook); the main thread only runs p_resume's C, and
+     * every call that runs code on it arms it first. */
+    rlua_entry_begin(c, co);
     r->co = co;
     int status = rlua_protect(L, p_resume, r, 0, 0);
     if (status == LUA_OK)
@@ -285,14 +318,86 @@ static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
 }
 
 int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
-    resume_crossing r = { { args, len, h, 0, NULL, 0 }, NULL, NULL, NULL, LUA_OK };
+    resume_crossing r = { { args, len, h, 0, NULL, 0 }, NULL, NULL, NULL, 0, LUA_OK };
     return resume_with(L, h, &r);
 }
 
 int32_t rlua_resume_one(lua_State *L, int64_t h, const rlua_one *arg, rlua_one *result) {
-    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, LUA_OK };
+    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 0, LUA_OK };
     result->type = RLUA_ONE_ENCODED;
     return resume_with(L, h, &r);
+}
+
+int32_t rlua_resume_one_kept(lua_State *L, int64_t h, const rlua_one *arg, rlua_one *result) {
+    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 1, LUA_OK };
+    result->type = RLUA_ONE_ENCODED;
+    return resume_with(L, h, &r);
+}
+
+/* ---- reading what a coroutine returned, in place ---- */
+
+typedef struct kept_read {
+    int64_t handle;
+    int32_t index;
+    const rlua_one *key;
+    rlua_one *out;
+    int misuse; /* set with the error text when the read itself is wrong */
+} kept_read;
+
+static int p_kept_read(lua_State *L) {
+    kept_read *k = rlua_take_ud(L);
+    rlua_control *c = rlua_ctl(L);
+    rlua_co_slot *s = rlua_co_find(c, k->handle);
+    if (s == NULL) {
+        k->misuse = 1;
+        return luaL_error(L, "coroutine handle %I is unknown or was released", (lua_Integer)k->handle);
+    }
+    if (s->kept < 0) {
+        k->misuse = 1;
+        return luaL_error(L, "the coroutine has not returned (or its values were not kept)");
+    }
+    luaL_checkstack(L, 4, NULL);
+    if (k->index < 1 || k->index > s->kept) {
+        lua_pushnil(L);
+    } else {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
+        lua_rawgeti(L, -1, (lua_Integer)(k->handle & 0xffffffff));
+        if (s->kept > 1)
+            lua_rawgeti(L, -1, k->index);
+    }
+    if (k->key != NULL && k->key->type != RLUA_ONE_NONE) {
+        if (lua_type(L, -1) != LUA_TTABLE) {
+            k->misuse = 1;
+            return luaL_error(L, "returned value #%d is %s, not a table", (int)k->index,
+                              lua_type(L, -1) == LUA_TNIL ? "nil" : luaL_typename(L, -1));
+        }
+        if (k->key->type == RLUA_ONE_INTEGER)
+            lua_rawgeti(L, -1, (lua_Integer)k->key->integer);
+        else if (k->key->type == RLUA_ONE_STRING) {
+            lua_pushlstring(L, (const char *)k->key->bytes, k->key->len);
+            lua_rawget(L, -2);
+        } else {
+            k->misuse = 1;
+            return luaL_error(L, "a field key must be a string or an integer");
+        }
+    }
+    if (!take_one(L, 1, k->out)) {
+        k->out->type = RLUA_ONE_ENCODED;
+        int bad = 0;
+        const char *why = rlua_encode(L, lua_gettop(L), 1, &bad);
+        if (why != NULL) { /* as the whole copy names it: by its place among the results */
+            c->value_error = 1;
+            return luaL_error(L, "result #%d cannot be passed to the host: %s", (int)k->index, why);
+        }
+    }
+    return 0;
+}
+
+int32_t rlua_kept_read(lua_State *L, int64_t coroutine, int32_t index, const rlua_one *key, rlua_one *out) {
+    kept_read k = { coroutine, index, key, out, 0 };
+    out->type = RLUA_ONE_ENCODED;
+    int32_t result = rlua_entry_call(L, p_kept_read, &k);
+    return result != RLUA_OK && k.misuse ? RLUA_E_MISUSE : result;
 }
 
 /* ---- host functions ---- */

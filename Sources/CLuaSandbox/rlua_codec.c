@@ -109,21 +109,6 @@ int64_t rlua_handle_store(lua_State *L, int idx) {
     return h;
 }
 
-/* Without the reverse entry (value -> handle) that lets a function passed
- * twice keep one handle: a coroutine the host just created has none, and
- * none is ever looked up (rlua_release's clearing of an absent key is a
- * no-op that allocates nothing). */
-int64_t rlua_handle_store_new(lua_State *L, int idx) {
-    rlua_control *c = rlua_ctl(L);
-    idx = lua_absindex(L, idx);
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
-    int64_t h = ++c->next_handle;
-    lua_pushvalue(L, idx);
-    lua_rawseti(L, -2, h);
-    lua_pop(L, 1);
-    return h;
-}
-
 int rlua_handle_push(lua_State *L, int64_t h) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
     int t = lua_rawgeti(L, -1, h);
@@ -142,24 +127,18 @@ static int p_retain(lua_State *L) {
 int32_t rlua_retain(lua_State *L, int64_t h) { return rlua_entry_call(L, p_retain, &h); }
 
 void rlua_release(lua_State *L, int64_t h) {
-    rlua_control *c = rlua_ctl(L);
-    if (c->resumed_handle == h) {
-        c->resumed_handle = 0;
-        c->resumed_thread = NULL;
+    if (rlua_is_co_handle(h)) {
+        rlua_co_release(L, h);
+        return;
     }
     if (!lua_checkstack(L, 4))
         return;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_HANDLES);
     int t = lua_rawgeti(L, -1, h);
     if (t != LUA_TNIL) {
-        /* Raw sets of existing keys to nil never allocate. A coroutine has
-         * no reverse entry (rlua_handle_store_new) to clear. */
-        if (t == LUA_TTHREAD) {
-            lua_pop(L, 1);
-        } else {
-            lua_pushnil(L);
-            lua_rawset(L, -3);
-        }
+        /* Raw sets of existing keys to nil never allocate. */
+        lua_pushnil(L);
+        lua_rawset(L, -3);
         lua_pushnil(L);
         lua_rawseti(L, -2, h);
     } else {

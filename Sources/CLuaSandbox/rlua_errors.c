@@ -191,8 +191,8 @@ int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresult
     if (nargs > 0) { /* both below the arguments */
         lua_rotate(L, base + 1, 2);
     }
-    lua_pushlightuserdata(L, ud); /* always the last argument */
-    int status = lua_pcall(L, nargs + 1, nresults, base + 1);
+    c->protect_ud = ud; /* taken by f before anything else can run (rlua_take_ud) */
+    int status = lua_pcall(L, nargs, nresults, base + 1);
     if (status == LUA_ERRMEM) {
         /* The message handler does not run for memory errors: use where a
          * guard saw the limit, if one did. */
@@ -212,8 +212,9 @@ int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresult
 }
 
 void *rlua_take_ud(lua_State *L) {
-    void *ud = lua_touserdata(L, -1);
-    lua_pop(L, 1);
+    rlua_control *c = rlua_ctl(L);
+    void *ud = c->protect_ud;
+    c->protect_ud = NULL;
     return ud;
 }
 

@@ -6,6 +6,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include <stdatomic.h>
+#include <string.h>
 #include "rlua.h"
 
 enum rlua_trip { TRIP_NONE = 0, TRIP_INSTRUCTIONS, TRIP_DEADLINE, TRIP_CANCELLED };
@@ -25,6 +26,15 @@ typedef struct rlua_arena {
     void *free[RLUA_SMALL_CLASSES];   /* freed blocks by class, linked through their first word */
 } rlua_arena;
 
+/* One coroutine handle's slot. The thread is anchored in the registry's
+ * thread table at the same index while the slot is in use. */
+typedef struct rlua_co_slot {
+    lua_State *thread;  /* NULL when the slot is free */
+    uint32_t gen;       /* part of the handle: bumped when released, so older handles are refused */
+    uint32_t next_free; /* next free slot while this one is free */
+    int32_t kept;       /* values it returned kept in place (-1: none kept) */
+} rlua_co_slot;
+
 struct rlua_control {
     rlua_limits limits;
     lua_State *L;
@@ -39,16 +49,18 @@ struct rlua_control {
     int trip;
     int depth;
     atomic_int cancel;
+    void *protect_ud; /* rlua_protect's ud, until its function takes it */
     /* host */
     void *host_ctx;
     rlua_dispatch_fn dispatch;
     rlua_print_fn print;
-    /* handles: functions and threads in a registry table, ids never reused */
+    /* function handles: in a registry table, ids never reused (a host
+     * call's argument handles are released as a range of ids) */
     int64_t next_handle;
-    /* the coroutine resumed last, found again without the handle table;
-     * forgotten when its handle is released (the table keeps it alive) */
-    int64_t resumed_handle;
-    lua_State *resumed_thread;
+    /* coroutine handles: slots reused through a free list (rlua_coroutines.c) */
+    rlua_co_slot *co_slots; /* co_slots[1..co_count]; [0] unused */
+    uint32_t co_count, co_cap;
+    uint32_t co_free; /* first free slot, 0 when none */
     /* output of the last crossing into Swift, and the last error */
     uint8_t *buf;
     size_t buf_len, buf_cap;
@@ -63,9 +75,16 @@ struct rlua_control {
 
 /* Registry keys (addresses are unique). */
 extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_HANDLES,
-    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED;
+    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED, RLUA_KEY_THREADS, RLUA_KEY_KEPT;
 
-rlua_control *rlua_ctl(lua_State *L);
+/* The control block of the state L belongs to: kept in the main thread's
+ * extra space by rlua_open, which Lua copies into every thread it creates
+ * (a load, not a call: the budget and the allocator read it constantly). */
+static inline rlua_control *rlua_ctl(lua_State *L) {
+    rlua_control *c;
+    memcpy(&c, lua_getextraspace(L), sizeof c);
+    return c;
+}
 
 /* rlua_alloc.c */
 void *rlua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
@@ -117,15 +136,17 @@ void rlua_error_from_thread(lua_State *T, int level0, int objidx, rlua_error *e)
 void rlua_error_from_thread_frames(lua_State *T, int level0, rlua_error *e);
 void rlua_error_from_message(lua_State *L, int objidx, rlua_error *e);
 int32_t rlua_classify(rlua_control *c, int lua_status);
-/* Runs f with the top `nargs` values plus the light userdata `ud` (last) as
- * arguments, under the C message handler. Leaves `nresults` results on
- * success, nothing on failure (the error is in the control block). */
+/* Runs f with the top `nargs` values as arguments, under the C message
+ * handler; f takes `ud` with rlua_take_ud first thing. Leaves `nresults`
+ * results on success, nothing on failure (the error is in the control
+ * block). */
 int rlua_protect(lua_State *L, lua_CFunction f, void *ud, int nargs, int nresults);
 /* A whole host entry point: counts as a top-level call (or shares the
  * running one), runs f(ud) protected, classifies the outcome, restores the
  * stack. */
 int32_t rlua_entry_call(lua_State *L, lua_CFunction f, void *ud);
-/* Inside such an f: pops and returns `ud`. */
+/* Inside such an f, before anything else: returns `ud` (kept in the control
+ * block for that moment, not pushed: a nested protected call sets its own). */
 void *rlua_take_ud(lua_State *L);
 
 /* rlua_codec.c */
@@ -139,9 +160,20 @@ int rlua_decode(lua_State *L, const uint8_t *p, size_t len);
  * crossing) and makes room for n bytes in it: 0, or -1 when memory runs out. */
 int rlua_output_reserve(rlua_control *c, size_t n);
 int64_t rlua_handle_store(lua_State *L, int idx);
-/* The same for a value that cannot have a handle yet (a new coroutine). */
-int64_t rlua_handle_store_new(lua_State *L, int idx);
 int rlua_handle_push(lua_State *L, int64_t h);
+
+/* rlua_coroutines.c: coroutine handles. A handle names a slot and that
+ * slot's generation; released slots are reused, older handles refused. */
+#define RLUA_CO_HANDLE_BIT ((int64_t)1 << 62)
+static inline int rlua_is_co_handle(int64_t h) { return (h & RLUA_CO_HANDLE_BIT) != 0 && h > 0; }
+/* Stores the thread at idx in a slot; returns its handle. May raise (memory). */
+int64_t rlua_co_store(lua_State *L, int idx);
+/* The live slot named by h, or NULL (unknown, released, or not a coroutine handle). */
+rlua_co_slot *rlua_co_find(rlua_control *c, int64_t h);
+/* Frees h's slot (and what it kept); no-op for a stale handle. Never raises. */
+void rlua_co_release(lua_State *L, int64_t h);
+/* Frees the slot array (the state is closing or closed). */
+void rlua_co_free_all(rlua_control *c);
 
 /* rlua_env.c */
 /* Pushes a fresh environment for a chunk loaded under the name `owner`. */

@@ -13,13 +13,10 @@
 static _Atomic(rlua_control *) kept_control = NULL;
 
 char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_HANDLES = 0,
-           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0;
+           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0,
+           RLUA_KEY_THREADS = 0, RLUA_KEY_KEPT = 0;
 
-rlua_control *rlua_ctl(lua_State *L) {
-    void *ud = NULL;
-    lua_getallocf(L, &ud);
-    return ud;
-}
+_Static_assert(LUA_EXTRASPACE >= sizeof(rlua_control *), "rlua_ctl keeps the control block in the extra space");
 
 void rlua_limits_default(rlua_limits *o) {
     o->memory_bytes = (size_t)16 << 20;
@@ -74,6 +71,7 @@ void rlua_control_free(rlua_control *c) {
         return;
     free(c->buf);
     c->buf = NULL;
+    rlua_co_free_all(c);
     rlua_control *none = NULL;
     if (RLUA_KEEP_CONTROL && atomic_compare_exchange_strong(&kept_control, &none, c))
         return;
@@ -189,6 +187,10 @@ static int setup(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
+    lua_newtable(L); /* coroutines by handle slot (rlua_coroutines.c) */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+    lua_newtable(L); /* what they returned, when kept in place, by slot */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
     rlua_metatables_setup(L);
     rlua_determinism_setup(L);
     pin_error_strings(L);
@@ -206,6 +208,7 @@ lua_State *rlua_open(rlua_control *c, uint64_t seed, void *host_ctx, rlua_dispat
         return NULL;
     }
     c->L = L;
+    memcpy(lua_getextraspace(L), &c, sizeof c); /* rlua_ctl; threads made later copy it */
     lua_atpanic(L, panic);
     /* Armed before any script code can run; threads inherit it. */
     lua_sethook(L, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
@@ -232,6 +235,7 @@ void rlua_close(lua_State *L) {
     rlua_control *c = rlua_ctl(L);
     lua_close(L);
     c->L = NULL;
+    rlua_co_free_all(c); /* every handle of the state is gone with it */
 }
 
 size_t rlua_gc_count(lua_State *L) {

@@ -82,13 +82,21 @@ enum LuaCodec {
     /// itself is a lower bound and is checked first; strings and values are
     /// charged as they are read, so a crossing over the allowance fails
     /// with `.host(.invalidValue)` naming the allowance, before it costs it.
-    static func decode(_ buffer: UnsafeRawBufferPointer, owner: UInt64, maxHostBytes: Int = .max) throws(LuaError) -> [LuaValue] {
+    /// `root` and `field` name where the first value sits in what the
+    /// Lua side holds (value #`root`, its `field`), for the errors' paths.
+    static func decode(_ buffer: UnsafeRawBufferPointer, owner: UInt64, maxHostBytes: Int = .max,
+                       root: Int = 1, field: LuaKey? = nil) throws(LuaError) -> [LuaValue] {
         var reader = Reader(buffer: buffer, owner: owner, allowance: maxHostBytes)
         if buffer.count > maxHostBytes { throw reader.overAllowance(nil) }
+        switch field {
+        case .integer(let i)?: reader.path.parts = [.index(Int(i))]
+        case .string(let s)?: reader.path.parts = [.field(s)]
+        case nil: break
+        }
         var values: [LuaValue] = []
         values.reserveCapacity(4)
         while !reader.atEnd {
-            reader.path.root = values.count + 1
+            reader.path.root = root + values.count
             values.append(try reader.value())
         }
         return values

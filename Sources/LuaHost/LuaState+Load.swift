@@ -43,6 +43,10 @@ extension LuaState {
         try check(status: rlua_retain(try live(), function.id))
     }
 
+    /// Releases a coroutine handle, with what the coroutine returned if
+    /// that was kept (``resumeInPlace(_:passing:)``). Using the handle (or
+    /// that ``LuaReturned``) afterwards throws `.host(.releasedHandle)`,
+    /// also once a later coroutine has taken its place.
     public func release(_ coroutine: LuaCoroutine) {
         guard coroutine.owner == id, let raw else { return }
         rlua_release(raw, coroutine.id)

@@ -111,10 +111,12 @@ public final class LuaState {
         return bytes.withUnsafeBufferPointer { body($0.baseAddress, $0.count) }
     }
 
-    func output() throws(LuaError) -> [LuaValue] {
+    /// The crossing buffer's values; `root` and `field` as in ``LuaCodec/decode(_:owner:maxHostBytes:root:field:)``.
+    func output(root: Int = 1, field: LuaKey? = nil) throws(LuaError) -> [LuaValue] {
         var len = 0
         guard let p = rlua_output(control.pointer, &len), len > 0 else { return [] }
-        return try LuaCodec.decode(UnsafeRawBufferPointer(start: p, count: len), owner: id, maxHostBytes: limits.hostBytesPerCrossing)
+        return try LuaCodec.decode(UnsafeRawBufferPointer(start: p, count: len), owner: id, maxHostBytes: limits.hostBytesPerCrossing,
+                                   root: root, field: field)
     }
 
     static func lastError(_ block: OpaquePointer, status: Int32) -> LuaError {

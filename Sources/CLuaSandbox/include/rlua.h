@@ -111,7 +111,9 @@ int32_t rlua_load(lua_State *L, const char *src, size_t len, const char *name,
 /* Calls a function handle with encoded arguments. Results: rlua_output. */
 int32_t rlua_call(lua_State *L, int64_t function, const uint8_t *args, size_t len);
 
-/* Creates a coroutine running `function`; returns its handle. */
+/* Creates a coroutine running `function`; returns its handle. A released
+ * coroutine handle's slot is reused by a later coroutine, under a new
+ * handle: the released one stays refused. */
 int32_t rlua_coroutine(lua_State *L, int64_t function, int64_t *out_handle);
 
 /* Resumes a coroutine handle. RLUA_YIELDED or RLUA_OK (it returned) with the
@@ -142,6 +144,7 @@ int32_t rlua_resume(lua_State *L, int64_t coroutine, const uint8_t *args, size_t
 #define RLUA_ONE_NUMBER 4
 #define RLUA_ONE_STRING 5
 #define RLUA_ONE_ENCODED 6
+#define RLUA_ONE_KEPT 7 /* rlua_resume_one_kept: it returned `integer` values, kept in place */
 typedef struct rlua_one {
     int32_t type;
     int64_t integer;
@@ -150,6 +153,24 @@ typedef struct rlua_one {
     size_t len;
 } rlua_one;
 int32_t rlua_resume_one(lua_State *L, int64_t coroutine, const rlua_one *arg, rlua_one *result);
+
+/* rlua_resume_one, except when the coroutine returns (RLUA_OK): then what
+ * it returned does not cross. The result is RLUA_ONE_KEPT with `integer`
+ * the number of values, which stay in the state, read one at a time with
+ * rlua_kept_read, until the coroutine's handle is released (or the state
+ * closes). The coroutine is finished as after rlua_resume_one. */
+int32_t rlua_resume_one_kept(lua_State *L, int64_t coroutine, const rlua_one *arg, rlua_one *result);
+
+/* Reads value #index (1-based) of what the coroutine returned and kept, or
+ * with `key` an INTEGER or STRING (bytes/len) the field value[key] (raw
+ * access: no metamethod runs). Beyond the count the value is nil. The
+ * value comes out as rlua_resume_one's result does (a scalar, a STRING in
+ * the crossing buffer, or ENCODED in rlua_output), under the same limits
+ * (a value the host cannot take is RLUA_E_VALUE, as it would be for the
+ * whole copy). RLUA_E_MISUSE for an unknown or released handle, a
+ * coroutine whose values were not kept, or a key into a value that is not
+ * a table. */
+int32_t rlua_kept_read(lua_State *L, int64_t coroutine, int32_t index, const rlua_one *key, rlua_one *out);
 
 /* 0 suspended (can be resumed), 1 running or normal, 2 dead, -1 unknown handle. */
 int32_t rlua_coroutine_status(lua_State *L, int64_t coroutine);

@@ -133,8 +133,9 @@ final class FlowRun: FlowAPI.Host {
         answering = step
         effects = []
         defer { answering = nil }
-        let result: LuaResumption
-        do { result = try lua.resume(coroutine, passing: value) } catch { throw .lua(error) }
+        // What the flow returns when it ends is not used: it stays in the state.
+        let result: LuaResumptionInPlace
+        do { result = try lua.resumeInPlace(coroutine, passing: value) } catch { throw .lua(error) }
         guard case .yielded(let yielded) = result else {
             // The flow ended: the rules' `finish` celebrates the run.
             if let rulesFinish, step != nil {
