@@ -133,14 +133,16 @@ extension SessionSave {
 }
 
 extension SessionRecord {
-    /// The row for a session about to start.
+    /// The row for a session about to start. Its facts and experiment arms
+    /// are stored as JSON with sorted keys (``StoredJSON``, as every stored
+    /// JSON column): the same facts are always the same text, whatever
+    /// order an encoder would have written their keys in.
     public init(starting session: FlowSession, user: String, personality: String?, startedAt: String) {
         self.init(id: session.sessionID, flowID: session.definition.id, flowVersion: session.definition.version,
                   locale: session.save.locale, personality: personality, user: user, mood: session.save.mood,
                   seed: session.save.seed, clock: session.save.now, startedAt: startedAt,
-                  facts: session.save.facts.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
-                  variants: session.save.variants.isEmpty ? nil
-                      : (try? JSONEncoder().encode(session.save.variants)).map { String(decoding: $0, as: UTF8.self) })
+                  facts: session.save.facts.flatMap(StoredJSON.text),
+                  variants: session.save.variants.isEmpty ? nil : StoredJSON.text(session.save.variants))
     }
 }
 
