@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 16
+    static let schemaVersion = 17
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -535,6 +535,32 @@ enum Migrations {
                 END
                 """)
             try db.execute(sql: "PRAGMA user_version = 16")
+        }
+        register("v17: answers the old search function left out of the related-entries index are indexed") { db in
+            // Before the indexed form read a stored value's first byte
+            // (SearchText.decodedJSONStringInFull), it compared the first
+            // Character with a quote: a text starting with a combining mark,
+            // a zero-width joiner or a skin-tone modifier makes one Character
+            // with the quote, so the v13 backfill and every import left such
+            // an answer out of the index, and nothing adds it later (the
+            // catch-up looks only at sessions written since). Every kept,
+            // unflagged free-text answer without an index row is indexed
+            // now, as a full rebuild would: rows that exist always match
+            // their answers (the triggers), so only missing ones are added,
+            // in one transaction (one FTS5 segment); the answers that
+            // already have a row cost one probe each.
+            try db.execute(sql: """
+                WITH missing AS MATERIALIZED (
+                    SELECT a.session_id, a.step, a.position, \(SearchText.sqlName)(a.value) AS body
+                    FROM answer a
+                    WHERE a.state = 'answer' AND a.safety IS NULL AND a.kind = 'text'
+                      AND NOT EXISTS (SELECT 1 FROM entry_text t WHERE t.session_id = a.session_id AND t.step = a.step)
+                )
+                INSERT INTO entry_text (session_id, step, body)
+                    SELECT session_id, step, body FROM missing WHERE body IS NOT NULL
+                    ORDER BY session_id, position, step
+                """)
+            try db.execute(sql: "PRAGMA user_version = 17")
         }
         return m
     }
