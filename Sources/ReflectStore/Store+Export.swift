@@ -210,10 +210,19 @@ extension Store {
     /// Imports a validated document in one transaction. Sessions already
     /// present (same id) and mood entries already present (same person and
     /// day) are left as they are, so importing a file twice adds nothing.
+    ///
+    /// What it adds counts for the days it happened, as if the person had
+    /// used the app then: each added session's saved answers and completion,
+    /// each added prep mark and craving note, each added mood entry mark
+    /// their days (``markActivity(_:user:in:)``, the one write path live
+    /// actions take), whether or not the file has a `progress` section.
     public func importDocument(_ doc: ExportDocument) throws(StoreError) -> ImportReport {
         try doc.validate()
         return try write { db in
             var report = ImportReport()
+            // The days the added rows count for, per person (marked once all
+            // rows, and any achievement reset the file holds, are in).
+            var activity: [String: Set<ActivityMark>] = [:]
             // Statements run per session or per answer are prepared once.
             let present = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM session WHERE id = ?)")
             let insertAnswer = try db.cachedStatement(sql: """
@@ -259,6 +268,13 @@ extension Store {
                     guard let theme = Theme(rawValue: t.theme) else { continue }
                     try AnswerThemeRecord(sessionID: s.id, step: t.step, theme: theme).insert(db)
                 }
+                if let day = Store.sessionDay(facts: s.facts, clock: s.clock) {
+                    var marks = s.answers.filter { $0.state == .answer }.flatMap {
+                        ActivityMark.answer($0.value, flow: s.flowID, step: $0.step, day: day)
+                    }
+                    if s.status == .completed { marks.append(.completed(flow: s.flowID, day: day)) }
+                    activity[s.user, default: []].formUnion(marks)
+                }
                 report.sessionsAdded += 1
             }
             // Experiment rows: ones already present are kept (unique keys).
@@ -303,7 +319,15 @@ extension Store {
                     report.moodEntriesAlreadyPresent += 1
                 }
             }
-            try Store.importCoach(doc.coach, in: db, report: &report)
+            for (user, marks) in try Store.importCoach(doc.coach, in: db, report: &report) {
+                activity[user, default: []].formUnion(marks)
+            }
+            for user in activity.keys.sorted() {
+                let marks = activity[user, default: []].sorted {
+                    ($0.day, $0.flow, $0.step, $0.kind.rawValue) < ($1.day, $1.flow, $1.step, $1.kind.rawValue)
+                }
+                try Store.markActivity(marks, user: user, in: db)
+            }
             for c in doc.chatMessages ?? [] {
                 try db.execute(sql: """
                     INSERT OR IGNORE INTO chat_message (chat_id, position, user, role, mode, text, generated, safety, at)
@@ -327,6 +351,18 @@ extension Store {
             }
             return report
         }
+    }
+
+    /// The person's day a session counts for, as a live session's answers
+    /// count: its facts snapshot's day (the logical day, after the day
+    /// boundary), else the local date of its clock; nil when neither reads.
+    static func sessionDay(facts: String?, clock: String) -> CalendarDay? {
+        if let facts, let decoded = try? JSONDecoder().decode(UserFacts.self, from: Data(facts.utf8)),
+           let day = decoded.day.flatMap(CalendarDay.init) {
+            return day
+        }
+        guard let local = FlowClock(iso8601: clock)?.local else { return nil }
+        return CalendarDay(year: local.year, month: local.month, day: local.day)
     }
 
     /// What ``deleteAll()`` would remove, counted: sessions, their answers,

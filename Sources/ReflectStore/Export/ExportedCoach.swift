@@ -126,19 +126,31 @@ extension Store {
     /// Inserts the coach's rows, inside the import's transaction. A row
     /// already present (same person and key, item, day and item, note id)
     /// is left as it is.
-    static func importCoach(_ coach: ExportedCoach, in db: Database, report: inout ImportReport) throws {
-        func insert(_ record: some PersistableRecord) throws {
+    /// Adds the coach rows not present yet; returns, per person, the days
+    /// the added prep marks and craving notes count for (as they do when
+    /// made live: ``Store/recordCoach(_:session:day:at:in:)``).
+    static func importCoach(_ coach: ExportedCoach, in db: Database, report: inout ImportReport) throws -> [String: [ActivityMark]] {
+        @discardableResult
+        func insert(_ record: some PersistableRecord) throws -> Bool {
             do {
                 try record.insert(db)
                 report.coachRowsAdded += 1
+                return true
             } catch let e as DatabaseError where e.resultCode == .SQLITE_CONSTRAINT {
                 report.coachRowsAlreadyPresent += 1
+                return false
             }
         }
+        var activity: [String: [ActivityMark]] = [:]
         for s in coach.settings { try insert(s) }
         for p in coach.prepItems { try insert(p) }
-        for m in coach.prepMarks { try insert(m) }
-        for n in coach.cravingNotes { try insert(n) }
+        for m in coach.prepMarks {
+            if try insert(m), let day = CalendarDay(m.day) { activity[m.user, default: []].append(.logged("prep", day: day)) }
+        }
+        for n in coach.cravingNotes {
+            if try insert(n), let day = CalendarDay(n.day) { activity[n.user, default: []].append(.logged("craving", day: day)) }
+        }
+        return activity
     }
 }
 
