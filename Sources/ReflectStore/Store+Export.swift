@@ -212,7 +212,8 @@ extension Store {
     /// day) are left as they are, so importing a file twice adds nothing.
     ///
     /// What it adds counts for the days it happened, as if the person had
-    /// used the app then: each added session's saved answers and completion,
+    /// used the app then: each added session's answers (drafts too; not a
+    /// skipped step) and completion,
     /// each added prep mark and craving note, each added mood entry mark
     /// their days (``markActivity(_:user:in:)``, the one write path live
     /// actions take), whether or not the file has a `progress` section.
@@ -269,9 +270,9 @@ extension Store {
                     try AnswerThemeRecord(sessionID: s.id, step: t.step, theme: theme).insert(db)
                 }
                 if let day = Store.sessionDay(facts: s.facts, clock: s.clock) {
-                    var marks = s.answers.filter { $0.state == .answer }.flatMap {
-                        ActivityMark.answer($0.value, flow: s.flowID, step: $0.step, day: day)
-                    }
+                    // A draft was answered then too (going back keeps its
+                    // mark, live): every answer but a skipped step counts.
+                    var marks = s.answers.flatMap { ActivityMark.answer($0.value, flow: s.flowID, step: $0.step, day: day) }
                     if s.status == .completed { marks.append(.completed(flow: s.flowID, day: day)) }
                     activity[s.user, default: []].formUnion(marks)
                 }

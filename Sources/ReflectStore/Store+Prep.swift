@@ -136,6 +136,9 @@ extension Store {
                 let known = try Store.prepRows(user: user, in: db).map(\.id)
                 for m in marks where !known.contains(m.itemID) { throw PrepError.unknownItem(m.itemID, known: known) }
                 try Store.upsertMarks(marks, user: user, day: day.description, session: nil, at: at, in: db)
+                // A prep mark counts as showing up, made here as in a flow
+                // (``recordCoach(_:session:day:at:in:)``; docs/progress.md).
+                if !marks.isEmpty { try Store.markActivity([.logged("prep", day: day)], user: user, in: db) }
             }
         } catch let e as PrepError {
             throw .rule(e)

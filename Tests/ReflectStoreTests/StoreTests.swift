@@ -122,15 +122,21 @@ struct StoreTests {
         var opened = session("s1", started: "2026-11-20T08:00:00Z")
         opened.facts = String(decoding: try JSONEncoder().encode(UserFacts(day: "2026-11-20", phase: .day)), as: UTF8.self)
         try store.beginSession(opened)
+        // Answers mark the session's day as a live session's do (StoreJournal).
+        let s1Day = CalendarDay("2026-11-20"), s2Day = CalendarDay("2026-11-21")
         try store.recordAnswer(answer("s1", "situation", 0, .text("It rained")),
                                generated: [GeneratedTextRecord(sessionID: "s1", request: "final", text: "What would rain teach you?",
-                                                               generated: true, basis: "b1", at: "2026-11-20T08:00:30Z")])
+                                                               generated: true, basis: "b1", at: "2026-11-20T08:00:30Z")],
+                               activityDay: s1Day)
         var choices = answer("s1", "thought", 1, .choices(["a", "b"]))
         choices.kind = .multiChoice
-        try store.recordAnswer(choices)
+        try store.recordAnswer(choices, activityDay: s1Day)
         try store.markDraft(session: "s1", step: "thought")
         try store.recordEvent(SessionEventRecord(sessionID: "s1", kind: .probe, step: "situation", at: "2026-11-20T08:01:00Z"))
-        try store.beginSession(session("s2", status: .completed, started: "2026-11-21T08:00:00Z"))
+        try store.beginSession(session("s2", started: "2026-11-21T08:00:00Z"))
+        try store.recordAnswer(answer("s2", "situation", 0, .text("Sun")),
+                               completion: SessionCompletion(pre: nil, post: nil, at: "2026-11-22T20:10:00+01:00", moodDay: nil),
+                               activityDay: s2Day)
         try store.logMood(MoodLogRequest(user: "default", day: "2026-11-21", mood: .average, note: "ok, \"fine\"", source: .log, at: "2026-11-21T10:00:00Z"))
         let before = try store.export(at: "2026-11-22T00:00:00Z")
         #expect(before.sessions.first?.facts == opened.facts, "the facts a session started with are exported")
