@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 struct Export: ParsableCommand {
@@ -17,6 +18,7 @@ struct Export: ParsableCommand {
     var out: String?
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var content: ContentOptions
 
     func run() throws {
         let store = try storeOptions.open(.readOnly)
@@ -34,7 +36,20 @@ struct Export: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             data = try encoder.encode(doc) + Data("\n".utf8)
         case .csv:
-            data = Data(doc.csv().utf8)
+            // Answers stored before schema v12 kept their option ids only:
+            // the CSV reads them by the flow's labels as it is now (the JSON
+            // keeps what was stored).
+            var recovered: [String: RecoveredOptionLabels] = [:]
+            let needing = doc.sessions.filter { s in s.answers.contains { ($0.options?.isEmpty ?? true) && $0.value.choosesOptions } }
+            if !needing.isEmpty {
+                let library = Result { () throws(EngineError) -> ContentLibrary in try content.library }
+                for s in needing {
+                    // A session that cannot be read is already named in `problems`; its ids stay.
+                    guard let detail = try? store.detail(s.id) else { continue }
+                    recovered[s.id] = OptionLabelRecovery.labels(for: detail, library: { try library.get() })
+                }
+            }
+            data = Data(doc.csv(recovered: recovered).utf8)
         }
         if let out {
             guard FileManager.default.createFile(atPath: out, contents: data, attributes: [.posixPermissions: 0o600]) else {

@@ -11,6 +11,7 @@ struct Show: ParsableCommand {
     var session: String
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var content: ContentOptions
 
     func run() throws {
         let store = try storeOptions.open(.readOnly)
@@ -27,13 +28,19 @@ struct Show: ParsableCommand {
             if let pre = s.pre, let post = s.post {
                 print("intensity \(pre) → \(post) (\(post - pre > 0 ? "+" : "")\(post - pre))")
             }
+            // Answers stored before schema v12 kept their option ids only:
+            // labels from the flow as it is now, said so.
+            let recovered = OptionLabelRecovery.labels(for: d, library: { try content.library })
+            if recovered != nil {
+                print("some answers were saved before their options' labels were kept: their labels are read from the flow as it is now")
+            }
             let distortions = Dictionary(d.distortions.map { ($0.step, $0.type) }, uniquingKeysWith: { a, _ in a })
             let probed = Set(d.events.filter { $0.kind == .probe }.map(\.step))
             print("")
             for (i, a) in d.answers.enumerated() {
                 let draft = a.state == .draft ? " (draft)" : ""
                 print("\(i + 1). \(a.question)\(draft)")
-                print("   → \(ExportDocument.readable(a.value, options: a.options))")
+                print("   → \(ExportDocument.readable(a.value, options: a.options, step: a.step, recovered: recovered))")
                 if let type = distortions[a.step] { print("   distortion: \(type.rawValue)") }
                 if probed.contains(a.step) { print("   (a hint to be more specific was shown)") }
             }

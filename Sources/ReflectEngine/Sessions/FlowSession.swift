@@ -37,6 +37,11 @@ public final class FlowSession {
     public var memoryInUse: Int { run.memoryInUse }
     /// Distortions the flow detected, by the step whose answer it examined.
     public private(set) var distortions: [StepID: DistortionType] = [:]
+    /// The options each step offered as the last replay asked it (choices,
+    /// checklists, actions; the standing prompt's too), in the session's
+    /// language: what `reflect show` reads the ids of an answer stored
+    /// without its options by (stored before schema v12).
+    public private(set) var replayedOptions: [StepID: [PromptOption]] = [:]
     /// Receives every change as it happens (see ``SessionJournal``), held
     /// strongly. The default, ``NoJournal``, stores nothing, and a session
     /// whose journal stores nothing never reports `saved`.
@@ -492,6 +497,7 @@ public final class FlowSession {
                 throw .flowChanged(step: recorded.step, message:
                     "flow changed: step '\(recorded.step)' no longer exists at this point (the flow now asks '\(asked.step)' here)")
             }
+            if !asked.options.isEmpty { replayedOptions[asked.step] = asked.options }
             let shape = asked.shape
             guard shape.accepts(recorded.value) else {
                 throw .flowChanged(step: recorded.step,
@@ -501,6 +507,7 @@ public final class FlowSession {
             _ = apply(driven.effects, live: false)
             next = driven.next
         }
+        if let next, !next.options.isEmpty { replayedOptions[next.step] = next.options }
         show(next)
     }
 

@@ -23,14 +23,19 @@ extension ExportDocument {
                                     "pre", "post", "position", "step", "kind", "question", "answer", "distortion",
                                     "user", "day", "mood", "note"]
 
-    public func csv() -> String {
+    /// - Parameter recovered: per session id, the labels of answers stored
+    ///   without their options (before schema v12), read from the flow as
+    ///   it is now (``RecoveredOptionLabels``); without them such an answer
+    ///   reads as its ids.
+    public func csv(recovered: [String: RecoveredOptionLabels] = [:]) -> String {
         var rows = [ExportDocument.csvColumns]
         for s in sessions {
             let distortions = Dictionary(s.distortions.map { ($0.step, $0.type) }, uniquingKeysWith: { a, _ in a })
             for a in s.answers {
                 rows.append([a.state.rawValue, s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
                              s.pre.map(String.init) ?? "", s.post.map(String.init) ?? "", "\(a.position)", a.step.rawValue, a.kind,
-                             a.question, ExportDocument.readable(a.value, options: a.options), distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
+                             a.question, ExportDocument.readable(a.value, options: a.options, step: a.step, recovered: recovered[s.id]),
+                             distortions[a.step] ?? "", s.user, "", s.mood ?? "", ""])
             }
             for t in s.themes {
                 rows.append(["theme", s.id, s.flowID, "\(s.flowVersion)", s.status.rawValue, s.startedAt, s.completedAt ?? "",
@@ -76,7 +81,28 @@ extension ExportDocument {
     /// the ids, as ``plainText(_:)``.
     public static func readable(_ v: AnswerValue, options: [PromptOption]?) -> String {
         guard let options, !options.isEmpty else { return plainText(v) }
-        func label(_ id: String) -> String { options.first { $0.id == id }?.text ?? id }
+        return readable(v, labels: options, unknown: { $0 })
+    }
+
+    /// ``readable(_:options:)``, and for an answer stored without its
+    /// options (before schema v12) that chose ids, the labels `recovered`
+    /// read for its step from the flow as it is now: an id the flow no
+    /// longer offers reads "id (no longer an option)"; when no labels could
+    /// be read, the ids with the reason ("… (label unknown: the flow … is no
+    /// longer installed)").
+    public static func readable(_ v: AnswerValue, options: [PromptOption]?, step: StepID,
+                                recovered: RecoveredOptionLabels?) -> String {
+        if let options, !options.isEmpty { return readable(v, options: options) }
+        guard let recovered, v.choosesOptions else { return plainText(v) }
+        if let now = recovered.options[step], !now.isEmpty {
+            return readable(v, labels: now, unknown: { "\($0) (no longer an option)" })
+        }
+        return plainText(v) + " (label unknown: " + (recovered.unavailable ?? "the flow no longer asks this step") + ")"
+    }
+
+    /// The answer by `options`' labels; `unknown` for an id they do not list.
+    static func readable(_ v: AnswerValue, labels options: [PromptOption], unknown: (String) -> String) -> String {
+        func label(_ id: String) -> String { options.first { $0.id == id }?.text ?? unknown(id) }
         switch v {
         case .choice(let id): return label(id)
         case .choices(let ids):
