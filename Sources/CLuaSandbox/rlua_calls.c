@@ -211,8 +211,8 @@ static int take_one(lua_State *co, int nres, rlua_one *out) {
     return 1;
 }
 
-/* Moves the nres values a finished coroutine returned into the kept table,
- * at its slot: one value as it is, several in a sequence. Returns 0 when
+/* Moves the nres values a finished coroutine returned into the thread
+ * table, beside the coroutine: one value as it is, several in a sequence. Returns 0 when
  * the handle was released meanwhile (by a host function the coroutine
  * called): then the values cross the usual way. May raise (memory). */
 static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_one *out) {
@@ -221,7 +221,7 @@ static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_
         return 0;
     if (nres > 0) {
         luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
         int kept = lua_gettop(L);
         if (nres == 1) {
             lua_xmove(co, L, 1);
@@ -232,7 +232,7 @@ static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_
             for (int i = nres; i >= 1; i--)
                 lua_rawseti(L, seq, i); /* pops the top one: value i */
         }
-        lua_rawseti(L, kept, (lua_Integer)(h & 0xffffffff));
+        lua_rawseti(L, kept, RLUA_CO_KEPT_KEY(h & 0xffffffff));
         lua_pop(L, 1);
         /* The allocation above may have collected, but cannot have released
          * the handle (no host code ran): s is still the slot. */
@@ -360,8 +360,8 @@ static int p_kept_read(lua_State *L) {
     if (k->index < 1 || k->index > s->kept) {
         lua_pushnil(L);
     } else {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
-        lua_rawgeti(L, -1, (lua_Integer)(k->handle & 0xffffffff));
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
         if (s->kept > 1)
             lua_rawgeti(L, -1, k->index);
     }
@@ -393,8 +393,43 @@ static int p_kept_read(lua_State *L) {
     return 0;
 }
 
+/* The read without a protected call, when nothing in it can allocate in
+ * Lua or raise: no key or an integer key (raw reads of existing tables),
+ * and a result take_one hands over (a scalar, or a string copied into the
+ * C crossing buffer). Returns 0, having pushed nothing, for everything
+ * else, which the protected read then handles (and reports). */
+static int kept_read_direct(lua_State *L, const kept_read *k) {
+    rlua_control *c = rlua_ctl(L);
+    int keyed = k->key != NULL && k->key->type != RLUA_ONE_NONE;
+    if (keyed && k->key->type != RLUA_ONE_INTEGER)
+        return 0;
+    rlua_co_slot *s = rlua_co_find(c, k->handle);
+    if (s == NULL || s->kept < 0 || !lua_checkstack(L, 3))
+        return 0;
+    int base = lua_gettop(L);
+    if (k->index < 1 || k->index > s->kept) {
+        lua_pushnil(L);
+    } else {
+        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
+        if (s->kept > 1)
+            lua_rawgeti(L, -1, k->index);
+    }
+    int done = 0;
+    if (!keyed || lua_type(L, -1) == LUA_TTABLE) {
+        if (keyed)
+            lua_rawgeti(L, -1, (lua_Integer)k->key->integer);
+        done = take_one(L, 1, k->out);
+    }
+    lua_settop(L, base);
+    return done;
+}
+
 int32_t rlua_kept_read(lua_State *L, int64_t coroutine, int32_t index, const rlua_one *key, rlua_one *out) {
     kept_read k = { coroutine, index, key, out, 0 };
+    out->type = RLUA_ONE_ENCODED;
+    if (kept_read_direct(L, &k))
+        return RLUA_OK;
     out->type = RLUA_ONE_ENCODED;
     int32_t result = rlua_entry_call(L, p_kept_read, &k);
     return result != RLUA_OK && k.misuse ? RLUA_E_MISUSE : result;

@@ -3,8 +3,10 @@
  * A handle is RLUA_CO_HANDLE_BIT | generation << 32 | slot. The slot array
  * lives in the control block (C memory, outside the Lua heap: it is as
  * large as the most coroutines alive at once, 24 bytes each); the thread
- * itself is anchored in the registry's thread table at the slot's index, a
- * dense array that stops growing once it holds that many. Releasing a
+ * itself is anchored in the registry's thread table, made with the first
+ * coroutine (a state that never makes one does not pay for it), at the
+ * slot's index (with what it returned, when kept, beside it): a dense
+ * array that stops growing once it holds that many. Releasing a
  * handle empties the anchor, bumps the slot's generation (so the released
  * handle, and every older one, is refused from then on) and puts the slot
  * at the head of the free list for the next coroutine.
@@ -54,9 +56,14 @@ int64_t rlua_co_store(lua_State *L, int idx) {
         c->co_slots[slot].gen = 0;
     }
     /* Anchor first: this may raise (memory), and the slot is not taken yet. */
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, 8, 0);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+    }
     lua_pushvalue(L, idx);
-    lua_rawseti(L, -2, slot);
+    lua_rawseti(L, -2, RLUA_CO_THREAD_KEY(slot));
     lua_pop(L, 1);
     if (slot == c->co_free)
         c->co_free = c->co_slots[slot].next_free;
@@ -75,17 +82,15 @@ void rlua_co_release(lua_State *L, int64_t h) {
     if (s == NULL || !lua_checkstack(L, 2))
         return;
     uint32_t slot = (uint32_t)(h & SLOT_MASK);
-    /* Raw sets of existing array entries to nil never allocate. */
+    /* Raw sets of existing entries to nil never allocate. */
     lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
     lua_pushnil(L);
-    lua_rawseti(L, -2, slot);
-    lua_pop(L, 1);
-    if (s->kept >= 0) {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
+    lua_rawseti(L, -2, RLUA_CO_THREAD_KEY(slot));
+    if (s->kept > 0) {
         lua_pushnil(L);
-        lua_rawseti(L, -2, slot);
-        lua_pop(L, 1);
+        lua_rawseti(L, -2, RLUA_CO_KEPT_KEY(slot));
     }
+    lua_pop(L, 1);
     s->thread = NULL;
     s->kept = -1;
     if (s->gen == GEN_MAX)

@@ -231,7 +231,14 @@ static int det_format(lua_State *L) {
     const char *fmt = luaL_checklstring(L, 1, &flen);
     int top = lua_gettop(L);
     int arg = 1;
-    rlua_charge(L, rlua_string_units(L));
+    /* What the charging shim charges (rlua_string_units), the format
+     * string's length already at hand. */
+    uint64_t bytes = flen;
+    for (int i = 2; i <= top; i++) {
+        if (lua_type(L, i) == LUA_TSTRING)
+            bytes += (uint64_t)lua_rawlen(L, i);
+    }
+    rlua_charge(L, 1 + bytes / RLUA_BYTES_PER_UNIT);
     for (size_t i = 0; i < flen; i++) {
         const char *pct = memchr(fmt + i, '%', flen - i);
         if (pct == NULL)

@@ -75,7 +75,7 @@ struct rlua_control {
 
 /* Registry keys (addresses are unique). */
 extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_HANDLES,
-    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED, RLUA_KEY_THREADS, RLUA_KEY_KEPT;
+    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED, RLUA_KEY_THREADS;
 
 /* The control block of the state L belongs to: kept in the main thread's
  * extra space by rlua_open, which Lua copies into every thread it creates
@@ -166,6 +166,10 @@ int rlua_handle_push(lua_State *L, int64_t h);
  * slot's generation; released slots are reused, older handles refused. */
 #define RLUA_CO_HANDLE_BIT ((int64_t)1 << 62)
 static inline int rlua_is_co_handle(int64_t h) { return (h & RLUA_CO_HANDLE_BIT) != 0 && h > 0; }
+/* The registry's thread table (made with the first coroutine): slot s's
+ * thread at [2s - 1], what it returned, when kept, at [2s]. */
+#define RLUA_CO_THREAD_KEY(slot) (2 * (lua_Integer)(slot) - 1)
+#define RLUA_CO_KEPT_KEY(slot) (2 * (lua_Integer)(slot))
 /* Stores the thread at idx in a slot; returns its handle. May raise (memory). */
 int64_t rlua_co_store(lua_State *L, int idx);
 /* The live slot named by h, or NULL (unknown, released, or not a coroutine handle). */

@@ -14,7 +14,7 @@ static _Atomic(rlua_control *) kept_control = NULL;
 
 char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_HANDLES = 0,
            RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0,
-           RLUA_KEY_THREADS = 0, RLUA_KEY_KEPT = 0;
+           RLUA_KEY_THREADS = 0;
 
 _Static_assert(LUA_EXTRASPACE >= sizeof(rlua_control *), "rlua_ctl keeps the control block in the extra space");
 
@@ -187,10 +187,6 @@ static int setup(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_MODULES);
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_RETAINED);
-    lua_newtable(L); /* coroutines by handle slot (rlua_coroutines.c) */
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
-    lua_newtable(L); /* what they returned, when kept in place, by slot */
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_KEPT);
     rlua_metatables_setup(L);
     rlua_determinism_setup(L);
     pin_error_strings(L);
