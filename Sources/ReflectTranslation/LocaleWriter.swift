@@ -70,6 +70,7 @@ enum LocaleWriter {
             if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
             if !v.negationsAfter.isEmpty { out.append("  negations_after: \(list(v.negationsAfter))") }
             if v.negationsAfterScope != .clause { out.append("  negations_after_scope: \(v.negationsAfterScope.rawValue)") }
+            if !v.negationsVoid.isEmpty { out.append("  negations_void: \(list(v.negationsVoid))") }
         }
         if let d = doc.distortions {
             out.append("distortions:")

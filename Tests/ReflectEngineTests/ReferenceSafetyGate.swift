@@ -3,7 +3,9 @@
 /// The safety gate's verdict as it was computed before the single-buffer
 /// rewrite of issue 20 (two arrays per text, hits collected in arrays, the
 /// de-obfuscated reading built scalar by scalar): kept in the tests only as
-/// the reference the fast path must agree with, verdict for verdict.
+/// the reference the fast path must agree with, verdict for verdict. It
+/// follows the rules added since (negations voided by their sentence,
+/// Korean's short negation) in the same plain arrays.
 extension SafetyGate {
     func referenceCheck(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.bytes(text)
@@ -14,14 +16,26 @@ extension SafetyGate {
             let done = bytes.withUnsafeBufferPointer { referenceMatch($0, variant: variant, best: &best, blanked: false) }
             if done { continue }
             var copy = bytes
+            let original = bytes
             copy.withUnsafeMutableBufferPointer { buf in
-                for layer in layers {
-                    let pass = layer.passes[variant]
-                    var spans: [(start: Int, end: Int)] = []
-                    pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
-                        if pass.benign[g] { spans.append((s, e)) }
+                original.withUnsafeBufferPointer { t in
+                    var voids: [(start: Int, end: Int)] = []
+                    for layer in layers {
+                        let pass = layer.passes[variant]
+                        var spans: [(start: Int, end: Int)] = []
+                        var found: [(start: Int, end: Int)] = []
+                        pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
+                            if pass.benign[g] { spans.append((s, e)) }
+                            if pass.void[g] { found.append((s, e)) }
+                        }
+                        for v in found {
+                            let blanked = spans.contains { $0.start < v.end && v.start < $0.end }
+                            if !blanked && !referenceNegated(v.start, v.end, in: t, layer: layer, variant: variant) { voids.append(v) }
+                        }
+                        for span in spans where !voids.contains(where: { referenceSameSentence($0, span, in: t) }) {
+                            for i in span.start..<span.end { buf[i] = 32 }
+                        }
                     }
-                    for span in spans { for i in span.start..<span.end { buf[i] = 32 } }
                 }
                 _ = referenceMatch(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true)
             }
@@ -32,6 +46,7 @@ extension SafetyGate {
     private func referenceMatch(_ t: UnsafeBufferPointer<UInt8>, variant: Int, best: inout Int, blanked: Bool) -> Bool {
         var crisis: [(layer: Int, start: Int, end: Int, category: Int32)] = []
         var near: [(layer: Int, start: Int, end: Int, term: Int)] = []
+        var voids: [(layer: Int, start: Int, end: Int)] = []
         var benign = false
         for (l, layer) in layers.enumerated() {
             let pass = layer.passes[variant]
@@ -41,17 +56,17 @@ extension SafetyGate {
                 if c >= 0 { crisis.append((l, s, e, c)) }
                 let n = pass.near[g]
                 if n >= 0 { near.append((l, s, e, Int(n))) }
+                if pass.void[g] { voids.append((l, s, e)) }
             }
         }
         if benign && !blanked { return false }
+        let valid = voids.filter { !referenceNegated($0.start, $0.end, in: t, layer: layers[$0.layer], variant: variant) }
         for hit in crisis {
             let layer = layers[hit.layer]
             let rank = layer.ranks[Int(hit.category)]
             if best <= rank { continue }
-            if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
-               SafetyGate.negated(before: hit.start, in: t, by: negation) { continue }
-            if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
-               SafetyGate.negated(after: hit.end, in: t, by: after, scope: layer.afterScope) { continue }
+            if referenceNegated(hit.start, hit.end, in: t, layer: layer, variant: variant),
+               !valid.contains(where: { referenceSameSentence(($0.start, $0.end), (hit.start, hit.end), in: t) }) { continue }
             best = rank
         }
         if near.isEmpty { return true }
@@ -69,6 +84,23 @@ extension SafetyGate {
             }
         }
         return true
+    }
+
+    private func referenceNegated(_ start: Int, _ end: Int, in t: UnsafeBufferPointer<UInt8>, layer: Layer, variant: Int) -> Bool {
+        if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
+           SafetyGate.negated(before: start, in: t, by: negation) { return true }
+        if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
+           SafetyGate.negated(after: end, in: t, by: after, scope: layer.afterScope) { return true }
+        return false
+    }
+
+    /// One sentence: nothing between the two spans is . ! ? or a line
+    /// break, and they are at most the negation window apart.
+    private func referenceSameSentence(_ a: (start: Int, end: Int), _ b: (start: Int, end: Int), in t: UnsafeBufferPointer<UInt8>) -> Bool {
+        let from = min(a.end, b.end), to = max(a.start, b.start)
+        if to <= from { return true }
+        if to - from > SafetyGate.negationWindowBytes { return false }
+        return !t[from..<to].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "!") || $0 == UInt8(ascii: "?") || $0 == 10 }
     }
 }
 
@@ -92,7 +124,7 @@ extension NearRules {
                 guard let a = left[r], a.end <= o.start, !found.contains(categories[r]), window(t, from: a.end, to: o.start) else { continue }
                 if let negation {
                     if SafetyGate.negated(before: a.start, in: t, by: negation) { continue }
-                    if negation.match(normalized: UnsafeBufferPointer(rebasing: t[a.end..<o.start])) != nil { continue }
+                    if SafetyGate.negation(in: t, from: a.end, to: o.start, by: negation) { continue }
                 }
                 if let negationAfter, SafetyGate.negated(after: o.end, in: t, by: negationAfter, scope: afterScope) { continue }
                 found.append(categories[r])

@@ -4,7 +4,7 @@
 /// that are not a complete record of this format.
 extension LocaleData {
     /// Bumped whenever the layout below changes.
-    public static let compiledFormat: UInt32 = 3
+    public static let compiledFormat: UInt32 = 4
 
     public func write(to w: inout CompiledWriter) {
         w.u32(LocaleData.compiledFormat)
@@ -42,6 +42,7 @@ extension LocaleData {
             w.strings(s.negations)
             w.strings(s.negationsAfter)
             w.string(s.negationsAfterScope.rawValue)
+            w.strings(s.negationsVoid)
             w.listMap(s.medical)
             w.listMap(s.resources)
             let categories = SafetyCategory.allCases.filter { s.helplines[$0] != nil }
@@ -94,7 +95,8 @@ extension LocaleData {
         data.answerWords = words
         if hasSafety {
             guard let phrases = r.listMap(), let slots = r.listMap(), let benign = r.strings(), let negations = r.strings(),
-                  let after = r.strings(), let scopeName = r.string(), let scope = NegationScope(rawValue: scopeName), let medical = r.listMap(), let resources = r.listMap(), let n = r.count(minimumSize: 8)
+                  let after = r.strings(), let scopeName = r.string(), let scope = NegationScope(rawValue: scopeName),
+                  let void = r.strings(), let medical = r.listMap(), let resources = r.listMap(), let n = r.count(minimumSize: 8)
             else { return nil }
             var helplines: [SafetyCategory: [String: [String]]] = [:]
             for _ in 0..<n {
@@ -102,7 +104,8 @@ extension LocaleData {
                 helplines[c] = lines
             }
             guard let region = r.optionalString() else { return nil }
-            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, negations: negations, negationsAfter: after, negationsAfterScope: scope, medical: medical,
+            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, negations: negations, negationsAfter: after, negationsAfterScope: scope,
+                                     negationsVoid: void, medical: medical,
                                      resources: resources, helplines: helplines, defaultRegion: region)
         }
         guard let hasThemes = r.bool() else { return nil }

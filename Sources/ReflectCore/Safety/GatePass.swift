@@ -1,6 +1,7 @@
 /// One layer's lists for one reading of a text (plain, or de-obfuscated
-/// and squeezed), in one automaton: the benign idioms, the crisis phrases
-/// and the proximity terms. A phrase may be in several lists; the
+/// and squeezed), in one automaton: the benign idioms, the crisis phrases,
+/// the proximity terms and the phrases that void a negation
+/// (``SafetyData/negationsVoid``). A phrase may be in several lists; the
 /// matcher's category of a phrase is the combination of what it is in each
 /// list, so one pass over the text finds every occurrence of each list,
 /// exactly as a matcher over that list alone would.
@@ -9,6 +10,9 @@ final class GatePass: Sendable {
     let matcher: PhraseMatcher
     /// Per matcher category: whether its phrases are benign idioms.
     let benign: [Bool]
+    /// Per matcher category: whether its phrases void the negations of
+    /// their sentence ("I'd be lying").
+    let void: [Bool]
     /// Per matcher category: the crisis category index in the layer, or -1.
     let crisis: [Int32]
     /// Per matcher category: the proximity term index, or -1.
@@ -16,6 +20,7 @@ final class GatePass: Sendable {
 
     private struct Tags: Hashable {
         var benign = false
+        var void = false
         var crisis: Int32 = -1
         var near: Int32 = -1
     }
@@ -23,7 +28,7 @@ final class GatePass: Sendable {
     /// `benign`, `crisis` and `near` as matched (normalised, trimmed, each
     /// list without duplicates), with their crisis category or term index.
     init(benign: [[UInt8]], crisis: [(bytes: [UInt8], category: Int)], near: [(bytes: [UInt8], category: Int)],
-         mode: PhraseMatcher.Mode) {
+         void: [[UInt8]] = [], mode: PhraseMatcher.Mode) {
         var tags: [[UInt8]: Tags] = [:]
         var order: [[UInt8]] = []
         func entry(_ b: [UInt8], _ set: (inout Tags) -> Void) {
@@ -36,6 +41,7 @@ final class GatePass: Sendable {
         for b in benign { entry(b) { $0.benign = true } }
         for (b, c) in crisis { entry(b) { $0.crisis = Int32(c) } }
         for (b, t) in near { entry(b) { $0.near = Int32(t) } }
+        for b in void { entry(b) { $0.void = true } }
         var group: [Tags: Int32] = [:]
         var groups: [Tags] = []
         var category: [Int32] = []
@@ -51,17 +57,19 @@ final class GatePass: Sendable {
         }
         matcher = PhraseMatcher(phrases: order, category: category, categories: groups.indices.map(String.init), mode: mode)
         self.benign = groups.map(\.benign)
+        self.void = groups.map(\.void)
         self.crisis = groups.map(\.crisis)
         self.near = groups.map(\.near)
     }
 
-    /// Appends each occurrence in `t` of a crisis phrase or proximity term
-    /// to `hits`, as layer `layer`. When `stopAtBenign`, stops as soon as a
+    /// Appends each occurrence in `t` of a crisis phrase, proximity term or
+    /// voiding phrase to `hits`, as layer `layer`. When `stopAtBenign`, stops as soon as a
     /// benign idiom occurs and returns false (`hits` is then incomplete).
     @inline(__always)
     func collect(_ t: UnsafeBufferPointer<UInt8>, layer: Int, into hits: inout GateHits, stopAtBenign: Bool) -> Bool {
         var clear = true
         benign.withUnsafeBufferPointer { benign in
+          void.withUnsafeBufferPointer { void in
             crisis.withUnsafeBufferPointer { crisis in
                 near.withUnsafeBufferPointer { near in
                     matcher.forEachMatchUntil(normalized: t) { s, e, g in
@@ -69,7 +77,7 @@ final class GatePass: Sendable {
                             clear = false
                             return true
                         }
-                        if crisis[g] >= 0 || near[g] >= 0 {
+                        if crisis[g] >= 0 || near[g] >= 0 || void[g] {
                             hits.append(GateHit(start: Int32(s), end: Int32(e),
                                                 layer: Int32(layer), group: Int32(g)))
                         }
@@ -77,13 +85,15 @@ final class GatePass: Sendable {
                     }
                 }
             }
+          }
         }
         return clear
     }
 
-    private init(matcher: PhraseMatcher, benign: [Bool], crisis: [Int32], near: [Int32]) {
+    private init(matcher: PhraseMatcher, benign: [Bool], void: [Bool], crisis: [Int32], near: [Int32]) {
         self.matcher = matcher
         self.benign = benign
+        self.void = void
         self.crisis = crisis
         self.near = near
     }
@@ -91,7 +101,7 @@ final class GatePass: Sendable {
     func write(to out: inout [UInt8]) {
         matcher.write(to: &out)
         for g in matcher.categories.indices {
-            CompiledBytes.append(benign[g] ? 1 : 0, to: &out)
+            CompiledBytes.append(UInt32((benign[g] ? 1 : 0) | (void[g] ? 2 : 0)), to: &out)
             CompiledBytes.append(UInt32(bitPattern: crisis[g]), to: &out)
             CompiledBytes.append(UInt32(bitPattern: near[g]), to: &out)
         }
@@ -101,15 +111,16 @@ final class GatePass: Sendable {
     /// below `categories` and every term index below `terms`.
     convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
         guard let matcher = PhraseMatcher(reading: b, at: &offset) else { return nil }
-        var benign: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
+        var benign: [Bool] = [], void: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
         for _ in matcher.categories.indices {
-            guard let isBenign = CompiledBytes.uint32(b, &offset), isBenign <= 1,
+            guard let flags = CompiledBytes.uint32(b, &offset), flags <= 3,
                   let c = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), c >= -1, Int(c) < categories,
                   let t = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), t >= -1, Int(t) < terms else { return nil }
-            benign.append(isBenign == 1)
+            benign.append(flags & 1 != 0)
+            void.append(flags & 2 != 0)
             crisis.append(c)
             near.append(t)
         }
-        self.init(matcher: matcher, benign: benign, crisis: crisis, near: near)
+        self.init(matcher: matcher, benign: benign, void: void, crisis: crisis, near: near)
     }
 }

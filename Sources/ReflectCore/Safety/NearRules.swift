@@ -242,7 +242,7 @@ struct NearRules: Sendable {
                           window(t, from: Int(a.end), to: Int(o.start)) else { continue }
                     if let negation {
                         if SafetyGate.negated(before: Int(a.start), in: t, by: negation) { continue }
-                        if negation.match(normalized: UnsafeBufferPointer(rebasing: t[Int(a.end)..<Int(o.start)])) != nil { continue }
+                        if SafetyGate.negation(in: t, from: Int(a.end), to: Int(o.start), by: negation) { continue }
                     }
                     if let negationAfter, SafetyGate.negated(after: Int(o.end), in: t, by: negationAfter, scope: afterScope) { continue }
                     best = ranks[r]

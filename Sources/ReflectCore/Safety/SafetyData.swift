@@ -20,6 +20,14 @@ public struct SafetyData: Sendable, Equatable {
     /// How much of the clause after a crisis phrase a ``negationsAfter``
     /// entry must cover (`negations_after_scope`).
     public var negationsAfterScope: NegationScope
+    /// Phrases that say a negation in their sentence is untrue ("I'd be
+    /// lying", "it would be a lie", 거짓말, 嘘): a crisis phrase in the
+    /// same sentence as one of them counts even when a negation
+    /// (``negations``, ``negationsAfter``) or a benign idiom over it would
+    /// cancel it ("if I said I didn't want to die I'd be lying"). A voiding
+    /// phrase that is itself negated ("I'm not lying") or blanked by a
+    /// benign idiom (거짓말 아니야) voids nothing. `negations_void`.
+    public var negationsVoid: [String]
     /// Output filter: medical-boundary phrases by kind (`diagnosis`, `medication`).
     public var medical: [String: [String]]
     /// Crisis resources by region (`US`, `DE`, …, and `default`), one line each.
@@ -33,7 +41,8 @@ public struct SafetyData: Sendable, Equatable {
     public var defaultRegion: String?
 
     public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
-                negationsAfter: [String] = [], negationsAfterScope: NegationScope = .clause, medical: [String: [String]] = [:], resources: [String: [String]] = [:],
+                negationsAfter: [String] = [], negationsAfterScope: NegationScope = .clause,
+                negationsVoid: [String] = [], medical: [String: [String]] = [:], resources: [String: [String]] = [:],
                 helplines: [SafetyCategory: [String: [String]]] = [:], defaultRegion: String? = nil) {
         self.phrases = phrases
         self.slots = slots
@@ -41,6 +50,7 @@ public struct SafetyData: Sendable, Equatable {
         self.negations = negations
         self.negationsAfter = negationsAfter
         self.negationsAfterScope = negationsAfterScope
+        self.negationsVoid = negationsVoid
         self.medical = medical
         self.resources = resources
         self.helplines = helplines

@@ -103,7 +103,7 @@ public struct SafetyGate: Sendable {
         let (plain, rules) = try NearRules.split(data.phrases)
         try PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots).validate()
         try NearRules.validate(rules, slots: data.slots)
-        for words in [data.benign, data.negations] where !words.isEmpty {
+        for words in [data.benign, data.negations, data.negationsVoid] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
         }
         if !data.negationsAfter.isEmpty {
@@ -152,11 +152,13 @@ public struct SafetyGate: Sendable {
                 .map(\.bytes)
         }
         let benignPlain = try words(data.benign, squeeze: false), benignSqueezed = try words(data.benign, squeeze: true)
+        let voidPlain = try words(data.negationsVoid, squeeze: false), voidSqueezed = try words(data.negationsVoid, squeeze: true)
         let negation = try list(data.negations, squeeze: false), negationSqueezed = try list(data.negations, squeeze: true)
         let after = try afterList(squeeze: false), afterSqueezed = try afterList(squeeze: true)
         let near = try NearRules.compile(rules, slots: data.slots, mode: mode)
-        return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], mode: mode),
-                     squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], mode: mode),
+        return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], void: voidPlain, mode: mode),
+                     squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], void: voidSqueezed,
+                                        mode: mode),
                      negation: negation, negationSqueezed: negationSqueezed, negationAfter: after, negationAfterSqueezed: afterSqueezed,
                      afterScope: data.negationsAfterScope, categories: categories, near: near?.rules)
     }
@@ -215,15 +217,27 @@ public struct SafetyGate: Sendable {
                 // rest. The person's language knows that "Roméo se suicide à la
                 // fin de la pièce" is a play, even where an English phrase
                 // would match the same word.
+                // An idiom in the sentence of a phrase that voids negations
+                // ("if I said I didn't want to die I'd be lying") is not
+                // blanked: there it is the negation it spells, not an idiom.
                 var copy = Array(t)
                 copy.withUnsafeMutableBufferPointer { buf in
+                    var voids: [(start: Int, end: Int)] = []
                     for layer in layers {
                         let pass = layer.pass(variant)
                         var spans: [(start: Int, end: Int)] = []
+                        var found: [(start: Int, end: Int)] = []
                         pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
                             if pass.benign[g] { spans.append((s, e)) }
+                            if pass.void[g] { found.append((s, e)) }
                         }
-                        for span in spans { for i in span.start..<span.end { buf[i] = 32 } }
+                        for v in found where !spans.contains(where: { $0.start < v.end && v.start < $0.end })
+                            && !SafetyGate.voidNegated(v.start, v.end, in: t, layer: layer, variant: variant) {
+                            voids.append(v)
+                        }
+                        for span in spans where !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, span.start, span.end, in: t) }) {
+                            for i in span.start..<span.end { buf[i] = 32 }
+                        }
                     }
                     hits.removeAll()
                     _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true, hits: &hits)
@@ -245,6 +259,18 @@ public struct SafetyGate: Sendable {
             if !layers[l].pass(variant).collect(t, layer: l, into: &hits, stopAtBenign: !blanked) { return false }
         }
         if hits.count == 0 { return true }
+        // Phrases that void the negations of their sentence ("I'd be
+        // lying"), unless negated themselves ("I'm not lying"); rare, so
+        // kept on the heap only when one occurs.
+        var voids: [(start: Int, end: Int)] = []
+        for k in 0..<hits.count {
+            let hit = hits[k]
+            let layer = layers[Int(hit.layer)]
+            guard layer.pass(variant).void[Int(hit.group)] else { continue }
+            if !SafetyGate.voidNegated(Int(hit.start), Int(hit.end), in: t, layer: layer, variant: variant) {
+                voids.append((Int(hit.start), Int(hit.end)))
+            }
+        }
         // Crisis phrases, in any order (the most urgent wins); the hits
         // that are proximity terms are kept, as terms, for the rules.
         var terms = 0
@@ -261,10 +287,8 @@ public struct SafetyGate: Sendable {
             guard category >= 0 else { continue }
             let rank = layer.ranks[Int(category)]
             if best <= rank { continue }
-            if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
-               SafetyGate.negated(before: Int(hit.start), in: t, by: negation) { continue }
-            if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
-               SafetyGate.negated(after: Int(hit.end), in: t, by: after, scope: layer.afterScope) { continue }
+            if SafetyGate.negated(Int(hit.start), Int(hit.end), in: t, layer: layer, variant: variant),
+               !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, Int(hit.start), Int(hit.end), in: t) }) { continue }
             best = rank
         }
         hits.truncate(to: terms)
@@ -288,6 +312,39 @@ public struct SafetyGate: Sendable {
         return true
     }
 
+    /// Whether the layer's negations cancel the phrase at `start..<end`:
+    /// one before it (``negated(before:in:by:)``) or after it
+    /// (``negated(after:in:by:scope:)``).
+    @inline(__always)
+    static func negated(_ start: Int, _ end: Int, in t: UnsafeBufferPointer<UInt8>, layer: Layer, variant: Int) -> Bool {
+        if let negation = variant == 0 ? layer.negation : layer.negationSqueezed,
+           negated(before: start, in: t, by: negation) { return true }
+        if let after = variant == 0 ? layer.negationAfter : layer.negationAfterSqueezed,
+           negated(after: end, in: t, by: after, scope: layer.afterScope) { return true }
+        return false
+    }
+
+    /// Whether a voiding phrase at `start..<end` is itself negated ("I'm
+    /// not lying", "Ich lüge nicht"): then it voids nothing.
+    static func voidNegated(_ start: Int, _ end: Int, in t: UnsafeBufferPointer<UInt8>, layer: Layer, variant: Int) -> Bool {
+        negated(start, end, in: t, layer: layer, variant: variant)
+    }
+
+    /// Whether two spans are in one sentence: nothing between them ends a
+    /// sentence (. ! ? or a line break; a comma does not: "if I said I
+    /// didn't want to die, I'd be lying"), and they are at most
+    /// ``negationWindowBytes`` apart, so the check stays linear.
+    static func sameSentence(_ s1: Int, _ e1: Int, _ s2: Int, _ e2: Int, in t: UnsafeBufferPointer<UInt8>) -> Bool {
+        let from = min(e1, e2), to = max(s1, s2)
+        if to <= from { return true }  // they overlap
+        if to - from > negationWindowBytes { return false }
+        for i in from..<to {
+            let b = t[i]
+            if b == 46 || b == 33 || b == 63 || b == 10 { return false }
+        }
+        return true
+    }
+
     /// Whether a negation phrase occurs within the three words before
     /// `start`, in the same clause: the window stops at , . ; : ! ? so that
     /// "I'm not okay, I want to die" is not read as negated. The window is
@@ -306,7 +363,30 @@ public struct SafetyGate: Sendable {
             }
         }
         while i < start && t[i] & 0xC0 == 0x80 { i += 1 }  // a whole character first
-        return negation.match(normalized: UnsafeBufferPointer(rebasing: t[i..<start])) != nil
+        return SafetyGate.negation(in: t, from: i, to: start, by: negation)
+    }
+
+    /// Whether a negation of `negation` occurs in `t[from..<to]`, the text
+    /// right before a phrase that begins at `to` (or between a proximity
+    /// rule's two terms). In word mode anywhere in it. In substring mode
+    /// (Korean, which negates before the verb with 안: 남편이 안 때려요) a
+    /// negation counts only as a word of its own (or the start of the
+    /// phrase's word: 안때려요) with nothing but spaces between it and the
+    /// phrase: a substring 안 is also in 한동안 or 안방, and 안 negates only
+    /// the verb right after it (잠도 안 오고 죽고 싶어 is an alarm).
+    static func negation(in t: UnsafeBufferPointer<UInt8>, from: Int, to: Int, by negation: PhraseMatcher) -> Bool {
+        guard from < to else { return false }
+        let slice = UnsafeBufferPointer(rebasing: t[from..<to])
+        if negation.mode == .wordBoundary { return negation.match(normalized: slice) != nil }
+        var found = false
+        negation.forEachOccurrence(normalized: slice) { s, e, _ in
+            let start = from + s
+            var end = from + e
+            guard start == 0 || t[start - 1] == 32 else { return }
+            while end < to && t[end] == 32 { end += 1 }
+            if end == to { found = true }
+        }
+        return found
     }
 
     /// Whether a negation phrase of `negation` (a `negations_after` list)

@@ -66,6 +66,7 @@ public struct LocaleDocument: Sendable, Equatable {
         // the locks of sections without it unchanged.
         let after = (d.negationsAfter.isEmpty ? [] : ["negations_after=" + d.negationsAfter.joined(separator: "|")])
             + (d.negationsAfterScope == .clause ? [] : ["negations_after_scope=" + d.negationsAfterScope.rawValue])
+            + (d.negationsVoid.isEmpty ? [] : ["negations_void=" + d.negationsVoid.joined(separator: "|")])
         let parts = ["phrases:\n" + map(d.phrases), "slots:\n" + map(d.slots), "benign=" + d.benign.joined(separator: "|"),
                      "negations=" + d.negations.joined(separator: "|")] + after + ["medical:\n" + map(d.medical)]
         return parts.joined(separator: "\n")

@@ -186,6 +186,7 @@ package enum LocaleFile {
                     throw doc.fail(value, "safety.negations_after_scope must be 'clause' (the whole rest of the clause) or 'words' (whole words after the phrase)")
                 }
                 d.negationsAfterScope = scope
+            case "negations_void": d.negationsVoid = try doc.strings(value, "safety.negations_void")
             case "medical": d.medical = try lists(value, "safety.medical")
             case "resources": d.resources = try lists(value, "safety.resources")
             case "helplines":
@@ -197,7 +198,7 @@ package enum LocaleFile {
                     d.helplines[category] = try lists(regions, "safety.helplines.\(name)")
                 }
             default:
-                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, negations_after_scope, medical, resources, helplines)")
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, negations_after_scope, negations_void, medical, resources, helplines)")
             }
         }
         if validate {
