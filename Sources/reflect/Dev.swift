@@ -87,6 +87,7 @@ struct Dev: ParsableCommand {
             }
             if case .command(.quit) = typed { return }
             do { printer.print(try session.submit(typed)) } catch {
+                printer.print(session.shownBeforeFailure)
                 printer.fail(error)
                 printer.note("(the flow stopped; fix it and save: it reloads here)")
             }

@@ -71,7 +71,13 @@ struct SessionLoop {
                 printer.note(printer.text(.terminalStopped, resumeHint))
                 return
             case .success(let answer):
-                let events = try session.submit(answer)
+                let events: [FlowEvent]
+                do { events = try session.submit(answer) } catch {
+                    // The flow failed after taking the answer: what the
+                    // answer showed (saved, a crisis notice) comes first.
+                    printer.print(session.shownBeforeFailure)
+                    throw error
+                }
                 // After a safety notice, a person at the terminal is offered a
                 // pause (never forced) before anything else is asked: what the
                 // answer produced is shown, then the offer and its answer, and

@@ -21,6 +21,30 @@ struct SafetyCLITests {
         #expect(!out.stderr.contains("end it all"), "nothing logs the person's words")
     }
 
+    @Test("a flow that fails right after a crisis answer: the notice and the lines are shown before the error, at the terminal and in jsonl")
+    func crisisThenFlowFails() throws {
+        let fixture = try ContentFixture([
+            "flows/x/broken.lua": """
+                return flow { id = "x.broken", version = 1, run = function(s)
+                  local what = s:ask { id = "what", text = "What is on your mind?" }
+                  local t = nil
+                  s:message { id = "m", text = "You said " .. t.field }
+                end }
+                """,
+        ])
+        defer { fixture.remove() }
+        let db = fixture.root.appendingPathComponent("db").path
+        let jsonl = try CLIRunner.run(["run", "x.broken", "--content", fixture.root.path, "--db", db, "--answers", "-", "--format", "jsonl"],
+                                      stdin: "\"I want to end it all\"\n")
+        #expect(jsonl.status == 1)
+        #expect(jsonl.events.map { $0["event"] as? String ?? "?" } == ["prompt", "saved", "safety", "error"], "\(jsonl.stdout)")
+        #expect(jsonl.events.first { $0["event"] as? String == "safety" }?["category"] as? String == "suicide")
+        let text = try CLIRunner.run(["run", "x.broken", "--content", fixture.root.path, "--db", db, "--new"], stdin: "I want to end it all\n")
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("988"), "\(text.stdout)")
+        #expect(text.stderr.contains("flows/x/broken.lua:4"), "\(text.stderr)")
+    }
+
     @Test("reflect safety prints crisis CATEGORY or ok per line; --generated prints blocked REASON or ok")
     func batch() throws {
         let gate = try CLIRunner.run(["safety", "--locale", "en"],

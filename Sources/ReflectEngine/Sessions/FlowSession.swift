@@ -10,7 +10,9 @@ import ReflectCore
 /// takes an answer or a command:
 /// - an invalid answer gives `[invalid, prompt]`: the same prompt again;
 /// - a valid one is appended to ``save`` (`saved`), and the flow runs on:
-///   `[saved, probe?, distortion?, prompt | done]`;
+///   `[saved, probe?, distortion?, prompt | done]`; if the flow fails
+///   after taking it, `submit` throws and ``shownBeforeFailure`` holds
+///   `[saved, safety?, probe?]`, to show before the error;
 /// - `back` sets the previous answer aside as a draft and replays the flow
 ///   up to that question, so later texts follow edited answers; a draft is
 ///   offered again (``Prompt/draft``) when its step returns, and `keep`
@@ -46,6 +48,12 @@ public final class FlowSession {
     /// strongly. The default, ``NoJournal``, stores nothing, and a session
     /// whose journal stores nothing never reports `saved`.
     public var journal: any SessionJournal = NoJournal()
+    /// What the last ``submit(_:)`` showed for its answer when the flow then
+    /// failed (it threw): the answer was taken and stored all the same, so
+    /// a host shows these events (`saved`, then `safety` and `probe` if any)
+    /// before the error, and a crisis notice reaches the person whatever
+    /// the flow does after the answer. Empty after any other submit.
+    public private(set) var shownBeforeFailure: [FlowEvent] = []
     /// Generated texts recorded in the save but not yet journalled (they go
     /// with the next answer).
     private var unjournalledTexts: [GeneratedText] = []
@@ -145,6 +153,7 @@ public final class FlowSession {
     /// Answers the current prompt, or runs a command. See the type's
     /// documentation for the events each case produces.
     public func submit(_ input: AnswerInput) throws(EngineError) -> [FlowEvent] {
+        shownBeforeFailure = []
         guard let prompt = current, let spec else { throw .sessionFinished }
         let value: AnswerValue
         switch input {
@@ -201,6 +210,7 @@ public final class FlowSession {
             }
             unjournalledTexts = []
             unjournalledRecall = false
+            shownBeforeFailure = answerEvents(prompt.step, flag: flag, probed: probed)
             throw error
         }
         for case .distortion(let step, let type, _) in driven.effects { outcome.distortions.append((step, type)) }
@@ -219,11 +229,7 @@ public final class FlowSession {
         }
         unjournalledTexts = []
         unjournalledRecall = false
-        var events: [FlowEvent] = journal.persists ? [.saved(session: sessionID, step: prompt.step)] : []
-        if let flag { events.append(.safety(notice(flag, step: prompt.step))) }
-        if probed {
-            events.append(.probe(step: prompt.step, text: language.string(.probeSpecificity)))
-        }
+        var events = answerEvents(prompt.step, flag: flag, probed: probed)
         events += apply(effects, live: true)
         show(driven.next)
         if let current {
@@ -231,6 +237,15 @@ public final class FlowSession {
             return events
         }
         return events + openingEvents
+    }
+
+    /// What a taken answer shows first: `saved` (when the journal persists),
+    /// the safety notice for a flagged answer, the specificity probe.
+    private func answerEvents(_ step: StepID, flag: SafetyCategory?, probed: Bool) -> [FlowEvent] {
+        var events: [FlowEvent] = journal.persists ? [.saved(session: sessionID, step: step)] : []
+        if let flag { events.append(.safety(notice(flag, step: step))) }
+        if probed { events.append(.probe(step: step, text: language.string(.probeSpecificity))) }
+        return events
     }
 
     /// Puts the session back where it was before an answer that could not
