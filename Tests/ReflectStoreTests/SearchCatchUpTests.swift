@@ -99,6 +99,40 @@ struct SearchCatchUpTests {
         #expect(final.indexed == final.rebuilt)
     }
 
+    @Test("a search that leaves out the running session writes nothing for that session's pending answers, and still catches up for any other")
+    func searchExcludingOwnSession() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("earlier", started: "2026-11-20T20:00:00+01:00"))
+        try store.recordAnswer(answer("earlier", "situation", 0, .text("The presentation to the board made me shake")))
+        try store.catchUpRelatedEntries()
+        try store.beginSession(session("now", started: "2026-11-24T20:00:00+01:00"))
+        try store.recordAnswer(answer("now", "situation", 0, .text("A presentation tomorrow")))
+        let before = try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))
+        let found = try store.relatedEntries(user: "default", to: "A presentation tomorrow", now: "2026-11-24T20:05:00+01:00",
+                                             excluding: "now")
+        #expect(found.map(\.text) == ["The presentation to the board made me shake"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.path + "-wal")) == before, "nothing was written")
+        #expect(try state(store).pending == ["now"])
+        // Another session's answer, pending (its run was killed before its
+        // catch-up): the search catches up and finds it.
+        try store.beginSession(session("killed", started: "2026-11-23T20:00:00+01:00"))
+        try store.recordAnswer(answer("killed", "situation", 0, .text("Rehearsed the presentation twice")))
+        let again = try store.relatedEntries(user: "default", to: "presentation rehearsed", now: "2026-11-24T20:05:00+01:00",
+                                             excluding: "now", limit: 5)
+        #expect(Set(again.map(\.session)) == ["earlier", "killed"])
+        let after = try state(store)
+        #expect(after.pending.isEmpty)
+        #expect(after.indexed == after.rebuilt)
+        // A read-only store searches as long as only the left-out session is pending.
+        try store.recordAnswer(answer("now", "thought", 1, .text("Everyone will see me shake")))
+        let reader = try Store(path: store.path, access: .readOnly)
+        #expect(try reader.relatedEntries(user: "default", to: "shake", now: "2026-11-24T20:05:00+01:00", excluding: "now")
+            .map(\.session) == ["earlier"])
+        #expect(throws: StoreError.searchNotCaughtUp(path: store.path)) {
+            try reader.relatedEntries(user: "default", to: "shake", now: "2026-11-24T20:05:00+01:00", excluding: nil)
+        }
+    }
+
     @Test("a read-only store refuses a search it cannot catch up for, rather than miss an answer")
     func readOnlyRefuses() throws {
         let store = try temporaryStore()

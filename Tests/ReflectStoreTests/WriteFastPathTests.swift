@@ -82,6 +82,29 @@ struct WriteFastPathTests {
         #expect(SearchText.decodedJSONString("7") == nil)
     }
 
+    @Test("the SQL function gives what the general path gives for the same stored value: text, JSON strings plain or escaped, blobs, numbers, NULL")
+    func sqlFunction() throws {
+        var rng = SeededRandom(seed: 11)
+        let store = try temporaryStore()
+        try store.writer.read { db in
+            for i in 0..<20_000 {
+                let text = randomText(&rng)
+                let value: DatabaseValue = switch i % 8 {
+                case 0, 1, 2: AnswerValue.jsonString(text).databaseValue
+                case 3: ("\"" + text + "\"").databaseValue
+                case 4: [text, "\"" + text, text + "\"", " \"" + text + "\" ", "\"\"", "\"a\u{0}b\""].randomElement(using: &rng)!.databaseValue
+                case 5: Data(AnswerValue.jsonString(text).utf8).databaseValue
+                case 6: [DatabaseValue.null, 7.databaseValue, 2.5.databaseValue].randomElement(using: &rng)!
+                default: AnswerValue.jsonString(text + "a").databaseValue
+                }
+                let sql = try String.fetchOne(db, sql: "SELECT \(SearchText.sqlName)(?)", arguments: [value])
+                #expect(sql == SearchText.indexedValue(String.fromDatabaseValue(value)), "\(value)")
+            }
+            #expect(try String.fetchOne(db, sql: "SELECT \(SearchText.sqlName)('\"The board, again\"')") == "The board, again")
+            #expect(try String.fetchOne(db, sql: "SELECT \(SearchText.sqlName)('\"\"')") == nil)
+        }
+    }
+
     @Test("the catch-up gives each answer the index row the SQL function makes from the stored answer")
     func indexRow() throws {
         var rng = SeededRandom(seed: 9)

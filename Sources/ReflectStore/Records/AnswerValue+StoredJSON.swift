@@ -32,39 +32,16 @@ extension AnswerValue {
 
     /// `s` as a JSON string, escaped as JSONEncoder escapes it: `"` and `\`,
     /// `/` as `\/`, the short forms of backspace, form feed, newline,
-    /// carriage return and tab, other control characters as `\u00xx`.
+    /// carriage return and tab, other control characters as `\u00xx`
+    /// (``writeJSONString(_:to:)``, which the answer's write also uses to
+    /// write it straight into its bound values).
     static func jsonString(_ s: String) -> String {
-        let utf8 = s.utf8
-        // Over the contiguous bytes (a native string's): a tight loop, not
-        // the view's index-checked iteration (about ten times the cost).
-        let needsEscape: (UInt8) -> Bool = { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F }
-        let plain = utf8.withContiguousStorageIfAvailable { !$0.contains(where: needsEscape) } ?? !utf8.contains(where: needsEscape)
-        if plain {
-            var out = String()
-            out.reserveCapacity(utf8.count + 2)
-            out.append("\"")
-            out.append(s)
-            out.append("\"")
-            return out
-        }
-        var out: [UInt8] = [0x22]
-        out.reserveCapacity(utf8.count + 16)
-        let hex = Array("0123456789abcdef".utf8)
-        for b in utf8 {
-            switch b {
-            case 0x22: out += [0x5C, 0x22]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x2F: out += [0x5C, 0x2F]
-            case 0x08: out += [0x5C, 0x62]
-            case 0x0C: out += [0x5C, 0x66]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
-            case 0x09: out += [0x5C, 0x74]
-            case 0..<0x20: out += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-            default: out.append(b)
+        var s = s
+        return s.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: bytes.count * 6 + 2) { out in
+                guard let start = out.baseAddress else { return 0 }
+                return writeJSONString(bytes, to: start)
             }
         }
-        out.append(0x22)
-        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -38,7 +38,8 @@ extension Store {
     /// docs/journal.md) is never returned, however related.
     ///
     /// Every answer committed before the call is searched: the index first
-    /// catches up (``catchUpRelatedEntries()``) when answers are pending. A
+    /// catches up (``catchUpRelatedEntries()``) when answers of a session
+    /// other than `excluding` are pending. A
     /// read-only store cannot write that catch-up: it then throws
     /// ``StoreError/searchNotCaughtUp(path:)`` rather than search without
     /// them (no command searches through a read-only store).
@@ -53,7 +54,13 @@ extension Store {
         // written since the last catch-up, by any process, even one killed
         // since: Store+SearchCatchUp.swift), in the transaction that
         // searches, so that no answer committed before the search is missed.
-        if let found = try read({ db in try Store.hasPendingEntries(db) ? nil : try search(db) }) { return found }
+        // The session `excluding` is never found: its own pending answers
+        // (the running session's, when it recalls related entries) need no
+        // catch-up, which would otherwise be a second index segment and
+        // sync in that session.
+        if let found = try read({ db in try Store.hasPendingEntries(db, excluding: excluding) ? nil : try search(db) }) {
+            return found
+        }
         guard access == .readWrite else { throw StoreError.searchNotCaughtUp(path: path) }
         return try write { db in
             try Store.catchUpRelatedEntries(in: db)

@@ -14,10 +14,11 @@ import GRDB
 //   that are not in the index yet, in ONE transaction (one FTS5 segment),
 //   and empties `entry_pending`. The run calls it when it stops; and every
 //   search (``relatedEntries(user:to:now:excluding:limit:avoiding:)``)
-//   first catches up, in the transaction it searches in, whenever anything
-//   is pending. So a search never misses a durable answer, whichever
-//   process wrote it and even if that process was killed before its own
-//   catch-up.
+//   first catches up, in the transaction it searches in, whenever a session
+//   it could find answers of is pending (not the session it leaves out:
+//   the running one, whose answers it never returns). So a search never
+//   misses a durable answer, whichever process wrote it and even if that
+//   process was killed before its own catch-up.
 // - An index row that exists always matches its answer: changing an
 //   answer's session, step, kind, value, state or safety, or deleting it,
 //   removes its row (the triggers of migrations v13 and v14, any tool), so
@@ -36,9 +37,14 @@ extension Store {
         return true
     }
 
-    /// Whether some session has answers the index may not hold yet.
-    static func hasPendingEntries(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry_pending)")) ?? false
+    /// Whether some session (other than `excluding`) has answers the index
+    /// may not hold yet.
+    static func hasPendingEntries(_ db: Database, excluding: String? = nil) throws -> Bool {
+        guard let excluding else {
+            return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry_pending)")) ?? false
+        }
+        return try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM entry_pending WHERE session_id <> ?)"),
+                                 arguments: [excluding]) ?? false
     }
 
     /// Brings the related-entries index up to date with every answer
@@ -48,7 +54,15 @@ extension Store {
     /// and catching up only adds what is missing. A read-only store does
     /// nothing (it cannot write; its searches read the answers instead).
     public func catchUpRelatedEntries() throws(StoreError) {
-        guard access == .readWrite, try read({ db in try Store.hasPendingEntries(db) }) else { return }
+        guard access == .readWrite else { return }
+        // Looked at on the writer connection, outside a transaction (a read,
+        // no write lock): a pool would otherwise open a reader connection
+        // (its set-up, the schema read) only to find out.
+        let pending: Bool
+        do { pending = try writer.writeWithoutTransaction { db in try Store.hasPendingEntries(db) } } catch {
+            throw StoreError.mapping(error, path: path)
+        }
+        guard pending else { return }
         try write { db in try Store.catchUpRelatedEntries(in: db) }
     }
 
