@@ -133,6 +133,26 @@ struct SearchCatchUpTests {
         }
     }
 
+    @Test("the catch-up reads the pending sessions' answers by key, never every stored answer (its cost does not grow with the history)")
+    func catchUpReadsByKey() throws {
+        let store = try temporaryStore()
+        for k in 0..<40 {
+            try store.beginSession(session("s\(k)"))
+            for i in 0..<5 { try store.recordAnswer(answer("s\(k)", "q\(i)", i, .text("An answer about work number \(i)"))) }
+            if k < 39 { try store.catchUpRelatedEntries() }
+        }
+        let plan = try store.writer.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + Store.catchUpSQL).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.hasPrefix("SCAN p") }, "\(plan)")
+        #expect(plan.contains { $0.hasPrefix("SEARCH a USING PRIMARY KEY (session_id=?)") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN a") }, "\(plan)")
+        try store.catchUpRelatedEntries()
+        let final = try state(store)
+        #expect(final.indexed == final.rebuilt)
+        #expect(final.indexed.count == 200)
+    }
+
     @Test("a read-only store refuses a search it cannot catch up for, rather than miss an answer")
     func readOnlyRefuses() throws {
         let store = try temporaryStore()

@@ -72,17 +72,25 @@ extension Store {
     /// import and the v13 backfill use), then no session pending.
     static func catchUpRelatedEntries(in db: Database) throws {
         guard try hasPendingEntries(db) else { return }
-        try db.cachedStatement(sql: """
-            WITH missing AS MATERIALIZED (
-                SELECT a.session_id, a.step, a.position, \(SearchText.sqlName)(a.value) AS body
-                FROM entry_pending p JOIN answer a ON a.session_id = p.session_id
-                WHERE a.state = 'answer' AND a.safety IS NULL AND a.kind = 'text'
-                  AND NOT EXISTS (SELECT 1 FROM entry_text t WHERE t.session_id = a.session_id AND t.step = a.step)
-            )
-            INSERT INTO entry_text (session_id, step, body)
-                SELECT session_id, step, body FROM missing WHERE body IS NOT NULL
-                ORDER BY session_id, position, step
-            """).execute()
+        try db.cachedStatement(sql: catchUpSQL).execute()
         try db.cachedStatement(sql: "DELETE FROM entry_pending").execute()
     }
+
+    /// The catch-up's insert. `CROSS JOIN` makes SQLite read the pending
+    /// sessions first and each one's answers by key: with a plain JOIN (and
+    /// no statistics) it chose to scan every stored answer and probe the
+    /// index for each, so a catch-up cost grew with the whole history
+    /// (15× the work at 14,000 answers for one pending session).
+    /// `SearchCatchUpTests.catchUpReadsByKey` holds the plan.
+    static let catchUpSQL = """
+        WITH missing AS MATERIALIZED (
+            SELECT a.session_id, a.step, a.position, \(SearchText.sqlName)(a.value) AS body
+            FROM entry_pending p CROSS JOIN answer a ON a.session_id = p.session_id
+            WHERE a.state = 'answer' AND a.safety IS NULL AND a.kind = 'text'
+              AND NOT EXISTS (SELECT 1 FROM entry_text t WHERE t.session_id = a.session_id AND t.step = a.step)
+        )
+        INSERT INTO entry_text (session_id, step, body)
+            SELECT session_id, step, body FROM missing WHERE body IS NOT NULL
+            ORDER BY session_id, position, step
+        """
 }
