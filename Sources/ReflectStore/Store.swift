@@ -88,7 +88,7 @@ public final class Store: Sendable {
             // Reads only, before GRDB turns on WAL and before migrations.
             try DatabaseIdentity.check(db, path: path)
             // The related-entries index's triggers call it (SearchText).
-            SearchText.register(db)
+            try SearchText.register(db)
         }
         return config
     }
@@ -161,7 +161,7 @@ public final class Store: Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             // Nothing stored yet: an empty schema in memory, nothing on disk.
             var config = Configuration()
-            config.prepareDatabase { db in SearchText.register(db) }
+            config.prepareDatabase { db in try SearchText.register(db) }
             let empty = try DatabaseQueue(configuration: config)
             try Migrations.migrate(empty)
             return empty

@@ -17,7 +17,7 @@ struct MigrationV14Tests {
         let v13 = try #require(Migrations.identifiers.first { $0.hasPrefix("v13") })
         do {
             var config = Configuration()
-            config.prepareDatabase { db in SearchText.register(db) }
+            config.prepareDatabase { db in try SearchText.register(db) }
             let queue = try DatabaseQueue(path: path, configuration: config)
             try Migrations.migrator.migrate(queue, upTo: v13)
             try queue.write { db in

@@ -19,7 +19,7 @@ struct SearchBackfillTests {
         let path = dir.appendingPathComponent("reflect.sqlite").path
         var config = Configuration()
         config.foreignKeysEnabled = true
-        config.prepareDatabase { db in SearchText.register(db) }
+        config.prepareDatabase { db in try SearchText.register(db) }
         let queue = try DatabaseQueue(path: path, configuration: config)
         let v12 = try #require(Migrations.identifiers.first { $0.hasPrefix("v12") })
         try Migrations.migrator.migrate(queue, upTo: v12)

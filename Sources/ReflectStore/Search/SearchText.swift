@@ -34,9 +34,16 @@ enum SearchText {
     /// back without making a Swift string; anything else goes through
     /// ``indexedValue(_:)``, as before. `WriteFastPathTests.sqlFunction` holds the two to
     /// the same results over many random values.
-    static func register(_ db: Database) {
-        _ = sqlite3_create_function_v2(db.sqliteConnection, sqlName, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
-                                       searchTextFunction, nil, nil, nil)
+    /// The function is a C function without state (no context pointer, no
+    /// destructor), so each connection's registration is independent and
+    /// nothing is retained. Throws SQLite's error when it cannot register
+    /// (out of memory), rather than leave the index's triggers without it.
+    static func register(_ db: Database) throws {
+        let code = sqlite3_create_function_v2(db.sqliteConnection, sqlName, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+                                              searchTextFunction, nil, nil, nil)
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot register \(sqlName)")
+        }
     }
 
     /// ``sqlName``'s result for a value read as GRDB reads a string (text
