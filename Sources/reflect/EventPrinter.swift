@@ -60,12 +60,23 @@ final class EventPrinter {
 
     /// Asks a yes/no question at the terminal, in the session's language
     /// when it is known (Enter = `defaultYes`, shown as [Y/n] or [y/N] in
-    /// that language).
+    /// that language). At a terminal, a line that is neither yes nor no in
+    /// that language is refused and the question asked again; from a pipe
+    /// it counts as no.
     func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
         let choices = hint(defaultYes ? .terminalYesDefault : .terminalNoDefault)
-        let typed = input.readText(prompt: question + " " + choices + " ") ?? ""
-        if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
-        return (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) ?? false
+        var question = question
+        while true {
+            let typed = input.readText(prompt: question + " " + choices + " ") ?? ""
+            if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
+            if let answer = (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) { return answer }
+            // A person who typed something else (an answer meant for the
+            // question to come, a few words of how they feel) is asked
+            // again: their line is never taken for "no".
+            guard interactive else { return false }
+            write("  ↳ " + (language ?? Language.none).message(for: InvalidAnswer("yes_no", "Please answer yes or no.")) + "\n")
+            question = question.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? question
+        }
     }
 
     func note(_ text: String) {

@@ -47,8 +47,9 @@ enum LineEditor {
         rl_bind_key(Int32(UInt8(ascii: "\t")), rl_insert)
     }
 
-    /// Reads one line (its UTF-8 bytes) after showing `prompt`; nil at the end of input
-    /// (Ctrl-D on an empty line). A prompt with line breaks is printed up
+    /// Reads one answer (its UTF-8 bytes) after showing `prompt`: one line,
+    /// or every line of a multi-line paste joined by line breaks; nil at
+    /// the end of input (Ctrl-D on an empty line). A prompt with line breaks is printed up
     /// to its last line, which the editor redraws as it edits.
     static func read(prompt: String) -> [UInt8]? {
         prepare()
@@ -60,8 +61,37 @@ enum LineEditor {
             tail = String(safe[safe.index(after: lastBreak)...])
         }
         if !head.isEmpty { FileHandle.standardOutput.write(Data(head.utf8)) }
-        guard let raw = readline(tail) else { return nil }
+        guard var line = readLine(tail) else { return nil }
+        // A paste of several lines arrives all at once: when the editor
+        // returns at a line break, the rest of the paste is already waiting.
+        // It belongs to the same answer (a paragraph pasted into one
+        // question must not answer the next ones), so it is read on, one
+        // line at a time under a blank margin, until nothing more is
+        // waiting; the last pasted line stays open for editing and Enter.
+        // A person cannot type Enter and the next key within this window.
+        while inputWaiting(milliseconds: pasteWindowMilliseconds) {
+            guard let more = readLine(continuation) else { break }
+            line += [UInt8(ascii: "\n")] + more
+        }
+        return line
+    }
+
+    /// How long after a line break the next byte of the same paste may take
+    /// to arrive.
+    static let pasteWindowMilliseconds: Int32 = 30
+
+    /// The margin under which a pasted answer's further lines are shown.
+    private static let continuation = "  "
+
+    private static func readLine(_ prompt: String) -> [UInt8]? {
+        guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
         return Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+    }
+
+    /// Whether input is waiting on stdin, within `milliseconds`.
+    private static func inputWaiting(milliseconds: Int32) -> Bool {
+        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&fds, 1, milliseconds) > 0 && fds.revents & Int16(POLLIN) != 0
     }
 }

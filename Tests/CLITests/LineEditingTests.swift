@@ -60,4 +60,63 @@ struct LineEditingTests {
         #expect(answers["three"] == paste)
         #expect(!answers.values.contains { $0.contains("\u{1B}") || $0.contains("[D") })
     }
+
+    @Test("a multi-line paste is one answer: its lines never answer the questions after it; typing line by line still answers one question each")
+    func multiLinePaste() throws {
+        let content = try ContentFixture(["flows/test/typing.lua": LineEditingTests.flow])
+        defer { content.remove() }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path
+        let term = try PseudoTerminal(["run", "test.typing", "--content", content.root.path, "--db", db])
+
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        // A terminal sends a paste's line breaks as Enter (CR); the last
+        // line stays open for editing until the person presses Enter.
+        term.type("My boss yelled at me.\rEveryone stared.\rI felt small.")
+        at = try #require(term.waitFor("I felt small.", after: at), "\(term.screen)")
+        usleep(300_000)
+        #expect(!term.screen[at...].contains("Second question?"), "\(term.screen)")
+        term.type(" Really small.\r")
+        at = try #require(term.waitFor("Second question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        // A paste that ends with a line break is answered at once.
+        term.type("one line\rand another\r")
+        at = try #require(term.waitFor("Third question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("typed alone\r")
+        at = try #require(term.waitFor("All typed.", after: at), "\(term.screen)")
+        term.type("\r")
+        #expect(term.finish() == 0, "\(term.screen.suffix(500))")
+
+        let answers = try stored(db)
+        #expect(answers["one"] == "My boss yelled at me.\nEveryone stared.\nI felt small. Really small.")
+        #expect(answers["two"] == "one line\nand another")
+        #expect(answers["three"] == "typed alone")
+    }
+
+    @Test("a yes/no question at the terminal asks again on a line that is neither: the line is never taken for no")
+    func confirmAsksAgain() throws {
+        let content = try ContentFixture(["flows/test/typing.lua": LineEditingTests.flow])
+        defer { content.remove() }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path
+        let first = try PseudoTerminal(["run", "test.typing", "--content", content.root.path, "--db", db])
+        var at = try #require(first.waitFor("First question?"), "\(first.screen)")
+        at = try #require(first.waitFor("> ", after: at), "\(first.screen)")
+        first.type("before the break\r")
+        at = try #require(first.waitFor("Second question?", after: at), "\(first.screen)")
+        first.type(":quit\r")
+        #expect(first.finish() == 0, "\(first.screen.suffix(500))")
+
+        let term = try PseudoTerminal(["run", "test.typing", "--content", content.root.path, "--db", db])
+        at = try #require(term.waitFor("[Y/n]"), "\(term.screen)")
+        term.type("what was it again\r")
+        at = try #require(term.waitFor("Please answer yes or no.", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("[Y/n]", after: at), "\(term.screen)")
+        term.type("yes\r")
+        at = try #require(term.waitFor("Second question?", after: at), "\(term.screen)")
+        term.type(":quit\r")
+        #expect(term.finish() == 0, "\(term.screen.suffix(500))")
+        let store = try Store(path: db, access: .readOnly)
+        #expect(try store.recentSessions(user: "default").count == 1, "resumed, not started anew")
+    }
 }
