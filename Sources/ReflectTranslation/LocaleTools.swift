@@ -186,6 +186,11 @@ public struct LocaleTools: Sendable {
             // exactly the %@ / %1$@ of the English it translates (the file's,
             // and today's, which it will be shown for).
             guard !item.text.isEmpty else { continue }
+            // An entry still needing review (fuzzy) that comes back exactly
+            // as the locale file has it changes nothing and is not checked
+            // (`msgfmt -c` skips fuzzy entries too): an export of a locale
+            // with a broken or stale entry imports back unchanged.
+            if !item.final, original.entries[item.key]?.text == item.text { continue }
             let have = Template(item.text).arguments
             for (english, which) in [(item.english, "the English in the file"), (source.text, "the English of locales/en.yaml")] {
                 let want = Template(english).arguments

@@ -180,6 +180,36 @@ struct LocalizationTests {
         #expect(try tools.exportXLIFF("de").contains("<target state=\"needs-review-translation\">"))
     }
 
+    @Test("a locale with a broken or stale entry round-trips through PO and XLIFF untouched; editing that entry still broken is refused")
+    func brokenEntryRoundTrip() throws {
+        let library = try contentCopy()
+        let tools = LocaleTools(library: library)
+        let de = library.localesDirectory.appendingPathComponent("de.yaml")
+        let doc = try #require(try library.document("de"))
+        let q2 = try #require(doc.entries["reflection.negative.q2"])
+        // Broken: the translation lost its %@ (the check's L002).
+        try replaceInFile(de, LocaleWriter.quote(q2.text), LocaleWriter.quote("Welcher Gedanke kam dir immer wieder?"))
+        // Stale and broken: the English of q1 now quotes an answer.
+        try replaceInFile(library.localesDirectory.appendingPathComponent("en.yaml"), "\"What happened today that affected your mood?\"",
+                          "\"What happened today that affected your mood, after '%@'?\"")
+        let before = try String(contentsOf: de, encoding: .utf8)
+        let dir = FileManager.default.temporaryDirectory
+        let po = dir.appendingPathComponent("de-\(UUID().uuidString).po")
+        try tools.exportPO("de", revisionDate: "2026-11-22 10:00+0000").write(to: po, atomically: true, encoding: .utf8)
+        #expect(try tools.importFile(po, tag: nil).updated.isEmpty)
+        let xlf = dir.appendingPathComponent("de-\(UUID().uuidString).xlf")
+        try tools.exportXLIFF("de").write(to: xlf, atomically: true, encoding: .utf8)
+        #expect(try tools.importFile(xlf, tag: nil).updated.isEmpty)
+        #expect(try String(contentsOf: de, encoding: .utf8) == before)
+        // A translator who edits the broken entry and leaves it broken is refused.
+        let edited = try String(contentsOf: po, encoding: .utf8)
+            .replacingOccurrences(of: "msgstr \"Welcher Gedanke kam dir immer wieder?\"", with: "msgstr \"Welcher Gedanke kam immer wieder?\"")
+        try edited.write(to: po, atomically: true, encoding: .utf8)
+        let error = try #require(throws: EngineError.self) { try tools.importFile(po, tag: nil) }
+        #expect(error.message.contains("'reflection.negative.q2': the translation lost %@"), "\(error)")
+        #expect(try String(contentsOf: de, encoding: .utf8) == before)
+    }
+
     @Test("importing a translation of an older English text leaves it stale; an unknown key imports nothing")
     func importSemantics() throws {
         let library = try contentCopy()
