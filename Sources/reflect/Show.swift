@@ -40,7 +40,9 @@ struct Show: ParsableCommand {
             for (i, a) in d.answers.enumerated() {
                 let draft = a.state == .draft ? " (draft)" : ""
                 print("\(i + 1). \(a.question)\(draft)")
-                print("   → \(ExportDocument.readable(a.value, options: a.options, step: a.step, recovered: recovered))")
+                // An answer of several lines (a pasted paragraph) stays under its arrow.
+                let answer = ExportDocument.readable(a.value, options: a.options, step: a.step, recovered: recovered)
+                print("   → " + answer.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n     "))
                 if let type = distortions[a.step] { print("   distortion: \(type.rawValue)") }
                 if probed.contains(a.step) { print("   (a hint to be more specific was shown)") }
             }

@@ -92,6 +92,10 @@ struct LineEditingTests {
         #expect(answers["one"] == "My boss yelled at me.\nEveryone stared.\nI felt small. Really small.")
         #expect(answers["two"] == "one line\nand another")
         #expect(answers["three"] == "typed alone")
+        // reflect show keeps every line of such an answer under its arrow.
+        let id = try #require(try Store(path: db, access: .readOnly).recentSessions(user: "default").first?.id)
+        let show = try CLIRunner.run(["show", id, "--db", db])
+        #expect(show.stdout.contains("   → one line\n     and another\n"), "\(show.stdout)")
     }
 
     @Test("a yes/no question at the terminal asks again on a line that is neither: the line is never taken for no")
