@@ -130,6 +130,19 @@ int32_t rlua_coroutine_status(lua_State *L, int64_t h) {
     return s == NULL ? -1 : status_of(s);
 }
 
+int32_t rlua_coroutine_line(lua_State *L, int64_t h) {
+    lua_State *co = thread_of(L, h);
+    lua_Debug ar;
+    if (co == NULL || lua_status(co) != LUA_YIELD)
+        return -1;
+    /* The innermost Lua function: level 0 is the C function that yielded. */
+    for (int level = 0; level < 8 && lua_getstack(co, level, &ar); level++) {
+        if (lua_getinfo(co, "l", &ar) && ar.currentline > 0)
+            return ar.currentline;
+    }
+    return -1;
+}
+
 int32_t rlua_is_coroutine(lua_State *L, int64_t h) {
     return thread_of(L, h) == L ? 1 : 0;
 }

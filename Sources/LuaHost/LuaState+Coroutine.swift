@@ -48,6 +48,15 @@ extension LuaState {
         return status == RLUA_YIELDED ? .yielded(values) : .returned(values)
     }
 
+    /// The line where a suspended coroutine yielded (its innermost Lua
+    /// function's current line), for an error about what it yielded; nil
+    /// when it is not suspended or the line is unknown.
+    public func suspendedLine(_ coroutine: LuaCoroutine) -> Int? {
+        guard coroutine.owner == id, let raw else { return nil }
+        let line = rlua_coroutine_line(raw, coroutine.id)
+        return line > 0 ? Int(line) : nil
+    }
+
     /// Whether `resume` is legal now.
     public func isSuspended(_ coroutine: LuaCoroutine) -> Bool {
         guard coroutine.owner == id, let raw else { return false }

@@ -41,6 +41,43 @@ struct AuthorErrorsTests {
         #expect(stray?.message.contains("unknown field 'options'") == true)
     }
 
+    @Test("a raw coroutine.yield, a generation id or a related-entries id used twice name the line that did it")
+    func yieldLines() throws {
+        let raw = failure("""
+            return flow { id = "test.x", version = 1,
+              run = function(s)
+                s:ask { id = "a", text = "A?" }
+                coroutine.yield({ kind = "prompt" })
+              end }
+            """, answering: [.text("fine")])
+        #expect(raw?.code == "flow.invalid" && raw?.line == 4, "\(String(describing: raw))")
+        let rawFirst = failure("""
+            return flow { id = "test.x", version = 1,
+              run = function(s)
+                coroutine.yield("garbage")
+              end }
+            """)
+        #expect(rawFirst?.line == 3, "\(String(describing: rawFirst))")
+        let generated = failure("""
+            return flow { id = "test.x", version = 1,
+              run = function(s)
+                local x = s:ask { id = "a", text = "A?" }
+                s:generate { id = "g", purpose = "final_question", inputs = { x }, fallback = "Next?" }
+                s:generate { id = "g", purpose = "final_question", inputs = { x }, fallback = "Next?" }
+              end }
+            """, answering: [.text("fine")])
+        #expect(generated?.message.contains("generates 'g' twice") == true && generated?.line == 5, "\(String(describing: generated))")
+        let related = failure("""
+            return flow { id = "test.x", version = 1,
+              run = function(s)
+                local x = s:ask { id = "a", text = "A?" }
+                s:related { id = "r", text = x }
+                s:related { id = "r", text = x }
+              end }
+            """, answering: [.text("fine")])
+        #expect(related?.message.contains("related entries 'r' twice") == true && related?.line == 5, "\(String(describing: related))")
+    }
+
     @Test("a step id asked twice names the line that asks it again")
     func duplicateStepLine() throws {
         let e = failure("""

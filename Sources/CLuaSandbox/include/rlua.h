@@ -175,6 +175,11 @@ int32_t rlua_kept_read(lua_State *L, int64_t coroutine, int32_t index, const rlu
 /* 0 suspended (can be resumed), 1 running or normal, 2 dead, -1 unknown handle. */
 int32_t rlua_coroutine_status(lua_State *L, int64_t coroutine);
 
+/* The line a suspended coroutine's innermost Lua function stands at (where
+ * it yielded), -1 when it is not suspended, unknown, or has no Lua frame.
+ * Reads debug information only: runs nothing, allocates nothing. */
+int32_t rlua_coroutine_line(lua_State *L, int64_t coroutine);
+
 /* 1 when `L` (the running thread, e.g. the one calling a host function) is
  * the coroutine `coroutine`, else 0 (also for an unknown handle). */
 int32_t rlua_is_coroutine(lua_State *L, int64_t coroutine);

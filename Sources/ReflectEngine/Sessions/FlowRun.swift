@@ -146,7 +146,7 @@ final class FlowRun: FlowAPI.Host {
         // Only what the API accepted, yielded by the API itself, is shown or
         // fulfilled: a raw `coroutine.yield` (even after a call that failed) is not.
         guard let (token, yield) = pending.take(), yielded == .one(.integer(token)) else {
-            throw .invalidFlow(file: definition.file, line: nil,
+            throw .invalidFlow(file: definition.file, line: lua.suspendedLine(coroutine),
                                message: "flow '\(definition.id)' yielded without asking anything (use s:ask and friends, not coroutine.yield)")
         }
         switch yield {
@@ -164,12 +164,12 @@ final class FlowRun: FlowAPI.Host {
             }
         case .generate(let request):
             guard requested.insert(request.id).inserted else {
-                throw .invalidFlow(file: definition.file, line: nil,
+                throw .invalidFlow(file: definition.file, line: lua.suspendedLine(coroutine),
                                    message: "flow '\(definition.id)' generates '\(request.id)' twice; generation ids must be unique")
             }
         case .related(let request):
             guard requested.insert(request.id).inserted else {
-                throw .invalidFlow(file: definition.file, line: nil,
+                throw .invalidFlow(file: definition.file, line: lua.suspendedLine(coroutine),
                                    message: "flow '\(definition.id)' asks for related entries '\(request.id)' twice; request ids must be unique")
             }
         case .feedback:
