@@ -74,7 +74,7 @@ final class EventPrinter {
             // question to come, a few words of how they feel) is asked
             // again: their line is never taken for "no".
             guard interactive else { return false }
-            write("  ↳ " + (language ?? Language.none).message(for: InvalidAnswer("yes_no", "Please answer yes or no.")) + "\n")
+            if let refused = EngineString(invalid: "yes_no") { write("  ↳ " + hint(refused) + "\n") }
             question = question.split(separator: "\n", omittingEmptySubsequences: false).last.map(String.init) ?? question
         }
     }
