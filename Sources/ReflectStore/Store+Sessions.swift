@@ -99,10 +99,8 @@ extension Store {
                 for theme in themes { try insert.execute(arguments: [answer.sessionID, answer.step, theme]) }
             }
             if let completion { try Store.complete(answer.sessionID, completion, in: db) }
-            if activityDay != nil || !celebrations.isEmpty,
-               let owner = try Row.fetchOne(db.cachedStatement(sql: "SELECT user, flow_id FROM session WHERE id = ?"),
-                                            arguments: [answer.sessionID]) {
-                let user: String = owner["user"], flow: String = owner["flow_id"]
+            if activityDay != nil || !celebrations.isEmpty, let owner = try statements.owner(of: answer.sessionID, db) {
+                let user = owner.user, flow = owner.flow
                 if let day = activityDay {
                     var marks = ActivityMark.answer(answer.value, flow: flow, step: answer.step, day: day)
                     if completion != nil { marks.append(.completed(flow: flow, day: day)) }

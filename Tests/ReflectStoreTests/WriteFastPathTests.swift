@@ -105,6 +105,29 @@ struct WriteFastPathTests {
         }
     }
 
+    @Test("an answer's days are marked for its session's person and flow as GRDB reads them, for random people and flows")
+    func owner() throws {
+        var rng = SeededRandom(seed: 13)
+        let store = try temporaryStore()
+        for i in 0..<150 {
+            let user = randomText(&rng), flow = "f" + randomText(&rng)
+            try store.beginSession(SessionRecord(id: "s\(i)", flowID: flow, flowVersion: 1, locale: "en", personality: nil, user: user,
+                                                 mood: nil, seed: 0, clock: "2026-11-24T09:00:00Z", startedAt: "2026-11-24T09:00:00Z"))
+            try store.recordAnswer(AnswerRecord(sessionID: "s\(i)", step: "situation", position: 0, kind: .text, question: "What happened?",
+                                                value: .text("The meeting"), answeredAt: "2026-11-24T09:01:00Z"),
+                                   activityDay: CalendarDay(ordinal: 20_000 + i))
+            try store.writer.read { db in
+                let session = try #require(try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: ["s\(i)"]))
+                let days = try Row.fetchAll(db, sql: "SELECT user, flow FROM step_day WHERE day = ?", arguments: [20_000 + i])
+                #expect(days.count == 1)
+                #expect(days.first?["user"] == session["user"] as String, "\(user.debugDescription)")
+                #expect(days.first?["flow"] == session["flow_id"] as String, "\(flow.debugDescription)")
+                #expect(try String.fetchAll(db, sql: "SELECT user FROM showed_up_day WHERE day = ?", arguments: [20_000 + i])
+                    == [session["user"] as String])
+            }
+        }
+    }
+
     @Test("the catch-up gives each answer the index row the SQL function makes from the stored answer")
     func indexRow() throws {
         var rng = SeededRandom(seed: 9)

@@ -46,6 +46,8 @@ final class AnswerStatements {
     private let commit: Statement
     /// Prepared at the first edit.
     private var update: Statement?
+    /// Prepared at the first answer that marks days or stores celebrations.
+    private var owner: Statement?
 
     /// The bound values' bytes (see the file's header).
     private var buffer: UnsafeMutableRawPointer
@@ -68,6 +70,7 @@ final class AnswerStatements {
         WHERE session_id = ?1 AND step = ?2
         """
     static let markerSQL = "INSERT OR IGNORE INTO entry_pending (session_id) VALUES (?1)"
+    static let ownerSQL = "SELECT user, flow_id FROM session WHERE id = ?1"
 
     init(_ db: Database) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection closed") }
@@ -132,6 +135,31 @@ final class AnswerStatements {
         try bindText(marker, 1, session)
         try step(marker, db)
         marked = (answer.sessionID, 0)  // its version is set at commit
+    }
+
+    /// The person and the flow of `session`, read in the answer's
+    /// transaction (nil when there is no such session): its text as GRDB
+    /// reads it (up to the first NUL), without a GRDB row (copying every
+    /// column into values, then finding each by name: about 20k
+    /// instructions of a journalled answer's write).
+    func owner(of session: String, _ db: Database) throws -> (user: String, flow: String)? {
+        let statement = try self.owner ?? db.makeStatement(sql: AnswerStatements.ownerSQL)
+        self.owner = statement
+        used = 0
+        try bindText(statement, 1, copy(session))
+        let code = sqlite3_step(statement.sqliteStatement)
+        defer { sqlite3_reset(statement.sqliteStatement) }
+        switch code {
+        case SQLITE_ROW:
+            // Both columns are NOT NULL.
+            guard let user = sqlite3_column_text(statement.sqliteStatement, 0),
+                  let flow = sqlite3_column_text(statement.sqliteStatement, 1) else { return nil }
+            return (String(cString: user), String(cString: flow))
+        case SQLITE_DONE:
+            return nil
+        default:
+            throw error(code, statement)
+        }
     }
 
     // MARK: Binding
