@@ -20,6 +20,7 @@ extension LuaState {
     /// the main thread.
     func activeThread() throws(LuaError) -> OpaquePointer {
         let L = try live()
+        if !openArguments.isEmpty { settleArguments() } // Lua is about to run: the crossing buffer is reused
         return activeThreads.last ?? L
     }
 }

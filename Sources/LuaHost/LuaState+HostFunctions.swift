@@ -28,16 +28,60 @@ public struct LuaHostError: Error, Sendable, Equatable, CustomStringConvertible 
 public typealias LuaHostFunction = (LuaHostCall) throws -> LuaHostResult
 
 /// One invocation of a host function: its name and arguments.
+///
+/// The arguments are read where they crossed: ``argument(_:)`` and
+/// ``withTable(_:_:)`` decode only what they return; ``arguments`` decodes
+/// them all, once. Every argument was checked before the function was
+/// called (UTF-8 without NUL bytes, the host allowance), whatever it reads.
 public struct LuaHostCall {
     public let name: String
-    public let arguments: [LuaValue]
+    let storage: HostCallArguments
     public let state: LuaState
     /// The Lua thread that called the function.
     let thread: OpaquePointer
 
+    init(name: String, storage: HostCallArguments, state: LuaState, thread: OpaquePointer) {
+        self.name = name
+        self.storage = storage
+        self.state = state
+        self.thread = thread
+    }
+
+    /// Every argument, in order.
+    public var arguments: [LuaValue] { storage.values }
+
     /// The argument at a 1-based position (Lua's numbering), nil if absent.
     public func argument(_ position: Int) -> LuaValue {
-        position >= 1 && position <= arguments.count ? arguments[position - 1] : .nil
+        if let (buffer, at) = storage.offset(of: position) {
+            var reader = InPlaceReader(buffer: buffer, at: at, owner: storage.owner)
+            return reader.value()
+        }
+        if storage.buffer != nil { return .nil }
+        let arguments = storage.values
+        return position >= 1 && position <= arguments.count ? arguments[position - 1] : .nil
+    }
+
+    /// Calls `body` with the table at a 1-based position, read in place
+    /// (``LuaTableView``); a "bad argument" error when it is not a table.
+    public func withTable<R>(_ position: Int, _ body: (LuaTableView) throws(LuaHostError) -> R) throws(LuaHostError) -> R {
+        if let (buffer, at) = storage.offset(of: position) {
+            guard buffer[at] == EncodedValue.tagTable else { throw badArgument(position, "table expected") }
+            return try body(LuaTableView(buffer: buffer, entries: at + 9, arrayCount: EncodedValue.u32(buffer, at + 1),
+                                         fieldCount: EncodedValue.u32(buffer, at + 5), owner: storage.owner))
+        }
+        // The crossing's bytes are gone (the function called back into
+        // Lua): the decoded table, encoded again.
+        let value = argument(position)
+        guard case .table = value, let bytes = try? LuaCodec.encode([value], owner: storage.owner) else {
+            throw badArgument(position, "table expected")
+        }
+        let result: Result<R, LuaHostError> = bytes.withUnsafeBytes { buffer in
+            do throws(LuaHostError) {
+                return .success(try body(LuaTableView(buffer: buffer, entries: 9, arrayCount: EncodedValue.u32(buffer, 1),
+                                                      fieldCount: EncodedValue.u32(buffer, 5), owner: storage.owner)))
+            } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// A "bad argument" error in Lua's own wording.
@@ -72,7 +116,7 @@ public struct LuaHostCall {
 
     /// Calls back into Lua on the calling coroutine, under the running budget.
     public func call(_ function: LuaFunction, _ arguments: [LuaValue] = []) throws(LuaError) -> [LuaValue] {
-        try state.call(function, arguments)
+        try state.call(function, arguments) // settles this call's arguments first (activeThread)
     }
 
     private func describe(_ v: LuaValue) -> String {
@@ -114,6 +158,30 @@ final class HostOutputBuffer {
 }
 
 extension LuaState {
+    /// Decodes the arguments of the host calls under way and forgets their
+    /// bytes: called before the state runs Lua again (which reuses the
+    /// crossing buffer they point into).
+    func settleArguments() {
+        for arguments in openArguments { arguments.settle(keep: true) }
+    }
+
+    /// Runs a host function; every reference to the call it made is gone
+    /// when this returns (``HostCallArguments/finish(_:)`` relies on it).
+    @inline(never)
+    private func run(_ entry: HostFunctionEntry, _ thread: OpaquePointer) throws -> LuaHostResult {
+        guard let storage = openArguments.last else { throw LuaHostError("host function '\(entry.name)' has no arguments") }
+        return try entry.body(LuaHostCall(name: entry.name, storage: storage, state: self, thread: thread))
+    }
+
+    /// Ends the innermost host call's arguments: their bytes are C's, so
+    /// they are decoded first if the call was kept somewhere.
+    @inline(never)
+    private func finishArguments() {
+        var last = openArguments.removeLast()
+        let kept = !isKnownUniquelyReferenced(&last)
+        last.settle(keep: kept)
+    }
+
     /// Makes a Swift function callable from Lua. The returned handle can be
     /// passed to Lua as a value, or defined as a global or module member.
     public func makeFunction(_ name: String, _ body: @escaping LuaHostFunction) throws(LuaError) -> LuaFunction {
@@ -146,15 +214,27 @@ extension LuaState {
         let bytes: [UInt8]
         if let entry = hostFunctions[fid] {
             do {
-                let args: [LuaValue]
-                do {
-                    args = try LuaCodec.decode(arguments, owner: id, maxHostBytes: limits.hostBytesPerCrossing)
-                } catch {
-                    throw LuaHostError("bad argument to '\(entry.name)' (\(error.message))")
+                // Checked whole before the function runs, whatever it reads;
+                // the general decoding names what is wrong.
+                guard LuaCodec.isDecodable(arguments, maxHostBytes: limits.hostBytesPerCrossing) else {
+                    do {
+                        _ = try LuaCodec.decode(arguments, owner: id, maxHostBytes: limits.hostBytesPerCrossing)
+                    } catch {
+                        throw LuaHostError("bad argument to '\(entry.name)' (\(error.message))")
+                    }
+                    throw LuaHostError("bad argument to '\(entry.name)'")
                 }
+                openArguments.append(HostCallArguments(buffer: arguments, owner: id))
                 activeThreads.append(thread)
-                defer { activeThreads.removeLast() }
-                switch try entry.body(LuaHostCall(name: entry.name, arguments: args, state: self, thread: thread)) {
+                let outcome: LuaHostResult
+                do {
+                    defer {
+                        activeThreads.removeLast()
+                        finishArguments()
+                    }
+                    outcome = try run(entry, thread)
+                }
+                switch outcome {
                 case .values(let values):
                     bytes = try LuaCodec.encode(values, owner: id)
                     result = RLUA_HOST_RETURN

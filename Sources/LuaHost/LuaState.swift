@@ -26,6 +26,9 @@ public final class LuaState {
     var nextHostFunctionID: Int64 = 1
     let hostOutput = HostOutputBuffer()
     @exclusivity(unchecked) var activeThreads: [OpaquePointer] = []
+    /// The arguments of the host calls under way (innermost last), whose
+    /// bytes are the C side's until Lua runs again.
+    @exclusivity(unchecked) var openArguments: [HostCallArguments] = []
     /// Storage reused for the arguments of calls and resumes (see
     /// ``withEncoded(_:_:)``).
     var argumentScratch: [UInt8] = []

@@ -1,6 +1,6 @@
-import LuaHost
 import ReflectCore
 import Testing
+@testable import LuaHost
 @testable import ReflectEngine
 
 /// A prompt's table is read in one pass (``PromptFields``); this checks that
@@ -24,8 +24,18 @@ struct PromptFieldsTests {
             for _ in 0..<(round % 9) { fields[.string(names[draw(names.count)])] = values[draw(values.count)] }
             if draw(4) == 0 { fields[.integer(Int64(draw(3) + 1))] = values[draw(values.count)] }
             let t = LuaTable(fields)
+            // The same table where it crossed (read in place by host calls).
+            let bytes = (try? LuaCodec.encode([.table(t)], owner: 1)) ?? []
             for kind in PromptKind.allCases {
                 let read = PromptFields(t, kind: kind)
+                bytes.withUnsafeBytes { b in
+                    let view = LuaTableView(buffer: b, entries: 9, arrayCount: EncodedValue.u32(b, 1), fieldCount: EncodedValue.u32(b, 5), owner: 1)
+                    let inPlace = PromptFields(view, kind: kind)
+                    #expect(inPlace.id == read.id && inPlace.text == read.text && inPlace.args == read.args && inPlace.fallback == read.fallback)
+                    #expect(inPlace.hint == read.hint && inPlace.required == read.required && inPlace.progress == read.progress)
+                    #expect(inPlace.probe == read.probe && inPlace.list == read.list && inPlace.button == read.button)
+                    #expect(inPlace.maxChars == read.maxChars && inPlace.hasUnknown == read.hasUnknown, "\(kind) \(t)")
+                }
                 let list = kind == .checklist ? "items" : "options"
                 #expect(read.id == t["id"] && read.text == t["text"] && read.args == t["args"] && read.fallback == t["fallback"])
                 #expect(read.hint == t["hint"] && read.required == t["required"] && read.progress == t["progress"] && read.probe == t["probe"])

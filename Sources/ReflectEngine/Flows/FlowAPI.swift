@@ -160,10 +160,14 @@ public struct FlowAPI {
                 // Keys whose text an experiment's arm varies: the prompt's exposures.
                 let varied = language.variants.keys
                 var keys: [String] = []
-                var made = try spec(kind, call.table(2), language, function: name, screen: { host.screen($0) },
-                                    nonAnswer: { host.isNonAnswer($0) }, finished: { host.isGeneratedText($0) }) { observation in
-                    if !varied.isEmpty, case .resolvedKey(let key) = observation { keys.append(key) }
-                    host.observe(observation)
+                // The table is read where it crossed (names as bytes, no LuaTable).
+                var made = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> PromptSpec in
+                    try spec(kind, PromptFields(t, kind: kind), table: { t.table }, language, function: name,
+                             screen: { host.screen($0) }, nonAnswer: { host.isNonAnswer($0) },
+                             finished: { host.isGeneratedText($0) }) { observation in
+                        if !varied.isEmpty, case .resolvedKey(let key) = observation { keys.append(key) }
+                        host.observe(observation)
+                    }
                 }
                 if !keys.isEmpty {
                     var experiments: [String] = []
@@ -547,13 +551,22 @@ public struct FlowAPI {
     static func spec(_ kind: PromptKind, _ t: LuaTable, _ language: Language, function: String,
                      screen: (String) -> SafetyVerdict, nonAnswer: (String) -> Bool, finished: (String) -> Bool = { _ in false },
                      observe: (Observation) -> Void = { _ in }) throws(LuaHostError) -> PromptSpec {
-        let fields = PromptFields(t, kind: kind)
+        try spec(kind, PromptFields(t, kind: kind), table: { t }, language, function: function, screen: screen, nonAnswer: nonAnswer,
+                 finished: finished, observe: observe)
+    }
+
+    /// ``spec(_:_:_:function:screen:nonAnswer:finished:observe:)`` from the
+    /// table's fields read in one pass; `table` gives the whole table, for
+    /// what only some prompts read (a number's scale, naming an unknown field).
+    static func spec(_ kind: PromptKind, _ fields: PromptFields, table: () -> LuaTable, _ language: Language, function: String,
+                     screen: (String) -> SafetyVerdict, nonAnswer: (String) -> Bool, finished: (String) -> Bool,
+                     observe: (Observation) -> Void) throws(LuaHostError) -> PromptSpec {
         guard let raw = fields.id.stringValue, let step = StepID(raw) else {
             throw LuaHostError("\(function): 'id' must be a step id (lowercase letters, digits, _ - .), got \(describe(fields.id))")
         }
         if fields.hasUnknown {
             // Only to name the field: it throws.
-            try FlowAPILimits.knownFields(t, PromptFields.known(for: kind), "\(function) '\(step)'")
+            try FlowAPILimits.knownFields(table(), PromptFields.known(for: kind), "\(function) '\(step)'")
         }
         let listField = PromptFields.listField(for: kind)
         guard let text = fields.text.stringValue, !text.isEmpty else {
@@ -629,7 +642,7 @@ public struct FlowAPI {
         } else if kind == .intensity {
             hint = language.localizer.string(EngineString.intensityHint.key)
         }
-        let scale = kind == .number ? try numberScale(t, language, function: function, step: step, observe: observe) : nil
+        let scale = kind == .number ? try numberScale(table(), language, function: function, step: step, observe: observe) : nil
         let probe: Bool
         switch fields.probe {
         case .nil: probe = false

@@ -28,26 +28,44 @@ struct PromptFields {
 
     init(_ table: LuaTable, kind: PromptKind) {
         table.forEachField { key, value in
-            guard case .string(let name) = key, let field = Field(name) else {
-                if case .string = key { hasUnknown = true }
+            guard case .string(let name) = key else { return }
+            guard let field = Field(name) else {
+                hasUnknown = true
                 return
             }
-            switch field {
-            case .id: id = value
-            case .text: text = value
-            case .args: args = value
-            case .fallback: fallback = value
-            case .hint: hint = value
-            case .required: required = value
-            case .progress: progress = value
-            case .probe: probe = value
-            case .options where kind == .singleChoice || kind == .multiChoice: list = value
-            case .items where kind == .checklist: list = value
-            case .button where kind == .action: button = value
-            case .maxChars where kind == .text: maxChars = value
-            case .scale: if kind != .number { hasUnknown = true }
-            default: hasUnknown = true
+            take(field, value, kind: kind)
+        }
+    }
+
+    /// The same reading from the table where it crossed (``LuaTableView``):
+    /// names compared as bytes, only the fields' values decoded.
+    init(_ table: LuaTableView, kind: PromptKind) {
+        table.forEachField { f in
+            guard let name = f.name else { return }
+            guard let field = Field(name) else {
+                hasUnknown = true
+                return
             }
+            take(field, f.value, kind: kind)
+        }
+    }
+
+    private mutating func take(_ field: Field, _ value: LuaValue, kind: PromptKind) {
+        switch field {
+        case .id: id = value
+        case .text: text = value
+        case .args: args = value
+        case .fallback: fallback = value
+        case .hint: hint = value
+        case .required: required = value
+        case .progress: progress = value
+        case .probe: probe = value
+        case .options where kind == .singleChoice || kind == .multiChoice: list = value
+        case .items where kind == .checklist: list = value
+        case .button where kind == .action: button = value
+        case .maxChars where kind == .text: maxChars = value
+        case .scale: if kind != .number { hasUnknown = true }
+        default: hasUnknown = true
         }
     }
 
@@ -59,23 +77,28 @@ struct PromptFields {
         case scale
 
         init?(_ name: String) {
+            var name = name
+            guard let field = name.withUTF8({ Field(UnsafeRawBufferPointer($0)) }) else { return nil }
+            self = field
+        }
+
+        init?(_ name: UnsafeRawBufferPointer) {
+            func `is`(_ literal: StaticString) -> Bool {
+                guard name.count == literal.utf8CodeUnitCount else { return false }
+                let l = literal.utf8Start
+                for i in 0..<name.count where name[i] != l[i] { return false }
+                return true
+            }
             let field: Field?
-            switch name.utf8.count {
-            case 2: field = name == "id" ? .id : nil
-            case 3: field = name == "min" || name == "max" ? .scale : nil
-            case 4:
-                switch name {
-                case "text": field = .text
-                case "args": field = .args
-                case "hint": field = .hint
-                case "step": field = .scale
-                default: field = nil
-                }
-            case 5: field = name == "probe" ? .probe : name == "items" ? .items : nil
-            case 6: field = name == "button" ? .button : nil
-            case 7: field = name == "options" ? .options : nil
-            case 8: field = name == "fallback" ? .fallback : name == "required" ? .required : name == "progress" ? .progress : nil
-            case 9: field = name == "max_chars" ? .maxChars : name == "min_label" || name == "max_label" ? .scale : nil
+            switch name.count {
+            case 2: field = `is`("id") ? .id : nil
+            case 3: field = `is`("min") || `is`("max") ? .scale : nil
+            case 4: field = `is`("text") ? .text : `is`("args") ? .args : `is`("hint") ? .hint : `is`("step") ? .scale : nil
+            case 5: field = `is`("probe") ? .probe : `is`("items") ? .items : nil
+            case 6: field = `is`("button") ? .button : nil
+            case 7: field = `is`("options") ? .options : nil
+            case 8: field = `is`("fallback") ? .fallback : `is`("required") ? .required : `is`("progress") ? .progress : nil
+            case 9: field = `is`("max_chars") ? .maxChars : `is`("min_label") || `is`("max_label") ? .scale : nil
             default: field = nil
             }
             guard let field else { return nil }
