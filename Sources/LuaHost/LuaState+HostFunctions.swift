@@ -154,6 +154,16 @@ final class HostOutputBuffer {
 
     func set(_ text: String) { set(Array(text.utf8)) }
 
+    /// Storage for the next output's encoding (its capacity kept between
+    /// dispatches), given back with ``keepScratch(_:)``.
+    private var scratch: [UInt8] = []
+    func takeScratch() -> [UInt8] {
+        var out: [UInt8] = []
+        swap(&out, &scratch)
+        return out
+    }
+    func keepScratch(_ bytes: [UInt8]) { scratch = bytes.capacity <= 1 << 20 ? bytes : [] }
+
     deinit { pointer?.deallocate() }
 }
 
@@ -211,7 +221,9 @@ extension LuaState {
     func dispatch(thread: OpaquePointer, function fid: Int64, arguments: UnsafeRawBufferPointer,
                   output: UnsafeMutablePointer<UnsafePointer<UInt8>?>, outputCount: UnsafeMutablePointer<Int>) -> Int32 {
         let result: Int32
-        let bytes: [UInt8]
+        // Encoded into storage kept between calls (no array per call).
+        var bytes = hostOutput.takeScratch()
+        defer { hostOutput.keepScratch(bytes) }
         if let entry = hostFunctions[fid] {
             do {
                 // Checked whole before the function runs, whatever it reads;
@@ -236,10 +248,10 @@ extension LuaState {
                 }
                 switch outcome {
                 case .values(let values):
-                    bytes = try LuaCodec.encode(values, owner: id)
+                    try LuaCodec.encode(values, owner: id, replacing: &bytes)
                     result = RLUA_HOST_RETURN
                 case .yield(let values):
-                    bytes = try LuaCodec.encode(values, owner: id)
+                    try LuaCodec.encode(values, owner: id, replacing: &bytes)
                     result = RLUA_HOST_YIELD
                 }
             } catch let e as LuaHostError {

@@ -11,7 +11,8 @@ struct PromptFieldsTests {
     @Test("one pass reads what field lookups read, and finds an unknown field exactly when knownFields refuses")
     func agreesWithLookups() {
         let names = ["id", "text", "args", "fallback", "hint", "required", "progress", "probe", "options", "items", "button",
-                     "max_chars", "min", "max", "step", "min_label", "max_label", "requried", "titel", "Text", "", "id "]
+                     "max_chars", "min", "max", "step", "min_label", "max_label", "requried", "titel", "Text", "", "id ",
+                     "purpose", "inputs", "static", "timeout", "prompt", "framework", "distortion", "pre", "post", "final"]
         let values: [LuaValue] = ["q1", "reflection.negative.q1", 3, 2.5, true, false,
                                   .table(LuaTable(sequence: ["a", "b"])), .table(LuaTable())]
         var x: UInt64 = 0x2545_F491_4F6C_DD1D
@@ -40,6 +41,17 @@ struct PromptFieldsTests {
                 #expect(read.id == t["id"] && read.text == t["text"] && read.args == t["args"] && read.fallback == t["fallback"])
                 #expect(read.hint == t["hint"] && read.required == t["required"] && read.progress == t["progress"] && read.probe == t["probe"])
                 if PromptFields.hasList(kind) { #expect(read.list == t[list]) }
+                if kind == .text {
+                    // s:generate's and s:feedback's fields, read where they crossed,
+                    // and any other name through the same lookup.
+                    bytes.withUnsafeBytes { b in
+                        let view = LuaTableView(buffer: b, entries: 9, arrayCount: EncodedValue.u32(b, 1), fieldCount: EncodedValue.u32(b, 5), owner: 1)
+                        for names in [NamedFields.generate, NamedFields.feedback] {
+                            let fields = NamedFields(view, names: names)
+                            for name in names + names + ["id", "text", "args", "requried", "", "id "] { #expect(fields[name] == t[name], "\(name) \(t)") }
+                        }
+                    }
+                }
                 if kind == .action { #expect(read.button == t["button"]) }
                 if kind == .text { #expect(read.maxChars == t["max_chars"]) }
                 var refused = false

@@ -129,6 +129,16 @@ enum SHA256 {
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x &>> n) | (x &<< (32 &- n)) }
 
+    /// One round, with the eight working variables passed in their rotated
+    /// order instead of moved (eight rounds bring them back).
+    @inline(__always) private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                                                _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d = d &+ t1
+        h = t1 &+ t2
+    }
+
     /// One 64-byte block into the state.
     private static func compress(_ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawPointer) {
         k.withUnsafeBufferPointer { k in
@@ -141,14 +151,17 @@ enum SHA256 {
                     w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
                 }
                 var (a, b, c, d, e, f, g, hh) = h
-                for t in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                var t = 0
+                while t < 64 {
+                    round(a, b, c, &d, e, f, g, &hh, k[t] &+ w[t])
+                    round(hh, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
+                    round(g, hh, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
+                    round(f, g, hh, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
+                    round(e, f, g, &hh, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
+                    round(d, e, f, &g, hh, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
+                    round(c, d, e, &f, g, hh, a, &b, k[t &+ 6] &+ w[t &+ 6])
+                    round(b, c, d, &e, f, g, hh, &a, k[t &+ 7] &+ w[t &+ 7])
+                    t &+= 8
                 }
                 h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
             }

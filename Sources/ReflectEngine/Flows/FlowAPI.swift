@@ -228,8 +228,11 @@ public struct FlowAPI {
                 guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.generate(try generationRequest(call.table(2), host.language, screen: { host.screen($0) },
-                                                                    nonAnswer: { host.isNonAnswer($0) }))
+                let request = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> GenerationRequest in
+                    try generationRequest(NamedFields(t, names: NamedFields.generate), host.language, screen: { host.screen($0) },
+                                          nonAnswer: { host.isNonAnswer($0) })
+                }
+                let token = try host.generate(request)
                 return .yield([.integer(token)])
             }),
             "feedback": .function(try lua.makeFunction("feedback") { call in
@@ -237,7 +240,10 @@ public struct FlowAPI {
                 guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:feedback must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let token = try host.feedback(try feedbackRequest(call.table(2), host.language, screen: host.screen))
+                let request = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> FeedbackRequest in
+                    try feedbackRequest(NamedFields(t, names: NamedFields.feedback), host.language, screen: host.screen)
+                }
+                let token = try host.feedback(request)
                 return .yield([.integer(token)])
             }),
             "related": .function(try lua.makeFunction("related") { call in
@@ -380,7 +386,7 @@ public struct FlowAPI {
     /// framework = "cbt", distortion = kind, prompt = "final_question.v1", timeout = 1.5] }`.
     /// The fallback is rendered like a prompt's text: `args` are quoted into
     /// it, and `static` replaces it when an argument cannot be quoted.
-    static func generationRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict,
+    static func generationRequest(_ t: some FieldLookup, _ language: Language, screen: (String) -> SafetyVerdict,
                                   nonAnswer: (String) -> Bool) throws(LuaHostError) -> GenerationRequest {
         guard let raw = t["id"].stringValue, let id = StepID(raw) else {
             throw LuaHostError("generate: 'id' must be an id (lowercase letters, digits, _ - .), got \(describe(t["id"]))")
@@ -408,7 +414,7 @@ public struct FlowAPI {
     }
 
     /// `s:feedback { pre = n, post = n [, distortion = kind, framework = "cbt", final = "final", inputs = { ... }, timeout = 1.5] }`.
-    static func feedbackRequest(_ t: LuaTable, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> FeedbackRequest {
+    static func feedbackRequest(_ t: some FieldLookup, _ language: Language, screen: (String) -> SafetyVerdict) throws(LuaHostError) -> FeedbackRequest {
         var context = try context(t, language, what: "feedback")
         func intensity(_ field: String) throws(LuaHostError) -> Int? {
             switch t[field] {
@@ -472,7 +478,7 @@ public struct FlowAPI {
     }
 
     /// `framework` and `distortion` (a type name as `s:distortion` returns it).
-    private static func context(_ t: LuaTable, _ language: Language, what: @autoclosure () -> String) throws(LuaHostError) -> GenerationContext {
+    private static func context(_ t: some FieldLookup, _ language: Language, what: @autoclosure () -> String) throws(LuaHostError) -> GenerationContext {
         var c = GenerationContext(locale: language.tag, personality: language.personality)
         if let f = t["framework"].stringValue {
             guard StepID.isValid(f), f.utf8.count <= 40 else { throw LuaHostError("\(what()): 'framework' must be a short id (cbt, act, ba)") }
