@@ -185,7 +185,7 @@ struct StepFastPathTests {
 
     private static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    @Test("SHA-256 fed whole or in random pieces equals the one-pass reference, at every length around the block edges")
+    @Test("SHA-256 fed whole or in random pieces equals the one-pass reference, at every length around the block edges; a hex prefix is the whole hex's")
     func digestAgrees() {
         var draw = Draw(x: 0x9E37_79B9_7F4A_7C15)
         for length in Array(0..<300) + [511, 512, 513, 1000, 4096] {
@@ -199,6 +199,9 @@ struct StepFastPathTests {
                 message[at..<(at + n)].withUnsafeBytes { stream.update($0) }
                 at += n
             }
+            var copy = stream
+            let digits = 1 + draw(64)
+            #expect(copy.finishHex(digits: digits) == String(Self.hex(expected).prefix(digits)), "length \(length), \(digits) digits")
             #expect(stream.finishHex() == Self.hex(expected), "length \(length)")
             let text = String(decoding: message.map { $0 & 0x7F }, as: UTF8.self)
             #expect(SHA256.hex(text) == Self.hex(Self.referenceDigest(Array(text.utf8))))

@@ -84,23 +84,22 @@ enum SHA256 {
             return out
         }
 
-        /// The digest in lowercase hexadecimal (64 characters).
-        mutating func finishHex() -> String {
+        /// The digest in lowercase hexadecimal: its first `digits` hex
+        /// digits (1 … 64; all 64 by default), what `prefix(digits)` of the
+        /// whole hex string is, without building the rest.
+        mutating func finishHex(digits: Int = 64) -> String {
             finalBlocks()
-            let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
-            return String(unsafeUninitializedCapacity: 64) { out in
-                var j = 0
-                for v in words {
-                    var shift: UInt32 = 28
-                    while true {
-                        let d = UInt8(truncatingIfNeeded: (v >> shift) & 15)
+            let count = max(1, min(digits, 64))
+            let words = (h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7)
+            return String(unsafeUninitializedCapacity: count) { out in
+                withUnsafeBytes(of: words) { raw in
+                    for j in 0..<count {
+                        let v = raw.load(fromByteOffset: (j >> 3) * 4, as: UInt32.self)
+                        let d = UInt8(truncatingIfNeeded: (v >> UInt32(28 - (j & 7) * 4)) & 15)
                         out[j] = d < 10 ? d + 48 : d + 87
-                        j += 1
-                        if shift == 0 { break }
-                        shift -= 4
                     }
                 }
-                return 64
+                return count
             }
         }
 

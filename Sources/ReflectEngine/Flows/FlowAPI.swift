@@ -59,6 +59,8 @@ public struct FlowAPI {
     /// What the API needs from a running session.
     protocol Host: AnyObject {
         func observe(_ observation: Observation)
+        /// The session's language: the same for the host's whole life
+        /// (``installSession(in:host:flow:)`` reads it once).
         var language: Language { get }
         /// The safety gate's verdict on `text`; a text the session has
         /// already screened (an answer quoted back into a later prompt) is
@@ -146,6 +148,10 @@ public struct FlowAPI {
     /// instead of the host.
     static func installSession(in lua: LuaState, host: any Host, flow: LuaCoroutine) throws(LuaError) {
         weak let weakHost = host
+        // Read once (the host's language never changes) and shared by the
+        // closures below: not copied out of the host at every call, nor
+        // into each closure.
+        let shared = SharedLanguage(host.language)
         func live() throws(LuaHostError) -> any Host {
             guard let host = weakHost else { throw LuaHostError("the session has ended") }
             return host
@@ -156,13 +162,12 @@ public struct FlowAPI {
                 guard call.isCalled(on: flow) else {
                     throw LuaHostError("s:\(name) must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
-                let language = host.language
                 // Keys whose text an experiment's arm varies: the prompt's exposures.
-                let varied = language.variants.keys
+                let varied = shared.value.variants.keys
                 var keys: [String] = []
                 // The table is read where it crossed (names as bytes, no LuaTable).
                 var made = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> PromptSpec in
-                    try spec(kind, PromptFields(t, kind: kind), table: { t.table }, language, function: name,
+                    try spec(kind, PromptFields(t, kind: kind), table: { t.table }, shared.value, function: name,
                              screen: { host.screen($0) }, nonAnswer: { host.isNonAnswer($0) },
                              finished: { host.isGeneratedText($0) }) { observation in
                         if !varied.isEmpty, case .resolvedKey(let key) = observation { keys.append(key) }
@@ -206,7 +211,7 @@ public struct FlowAPI {
                 for (i, v) in rest.enumerated() {
                     args.append(try FlowAPILimits.text(v.stringValue ?? "", max: SessionLimits.maxTextBytes, "s:text: argument \(i + 1)"))
                 }
-                return .values([.string(try render(key, args: args, fallback: nil, host.language, field: "text", observe: host.observe))])
+                return .values([.string(try render(key, args: args, fallback: nil, shared.value, field: "text", observe: host.observe))])
             },
             "distortion": try helper("distortion") { call, host in
                 let text = try FlowAPILimits.text(call.argument(2).stringValue ?? "", max: SessionLimits.maxTextBytes, "s:distortion: the text")
@@ -214,7 +219,7 @@ public struct FlowAPI {
                 return .values([.string(d.type.rawValue), .number((d.confidence * 100).rounded() / 100)])
             },
             "mood": try helper("mood") { _, host in .values([host.mood.map { .string($0.rawValue) } ?? .nil]) },
-            "locale": try helper("locale") { _, host in .values([.string(host.language.tag)]) },
+            "locale": try helper("locale") { _, _ in .values([.string(shared.value.tag)]) },
             "now": try helper("now") { _, host in
                 let t = host.clock.local
                 return .values([.table(LuaTable(named: [
@@ -229,7 +234,7 @@ public struct FlowAPI {
                     throw LuaHostError("s:generate must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 let request = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> GenerationRequest in
-                    try generationRequest(NamedFields(t, names: NamedFields.generate), host.language, screen: { host.screen($0) },
+                    try generationRequest(NamedFields(t, names: NamedFields.generate), shared.value, screen: { host.screen($0) },
                                           nonAnswer: { host.isNonAnswer($0) })
                 }
                 let token = try host.generate(request)
@@ -241,7 +246,7 @@ public struct FlowAPI {
                     throw LuaHostError("s:feedback must be called by the flow's run function itself, not inside a coroutine the flow created")
                 }
                 let request = try call.withTable(2) { (t: LuaTableView) throws(LuaHostError) -> FeedbackRequest in
-                    try feedbackRequest(NamedFields(t, names: NamedFields.feedback), host.language, screen: host.screen)
+                    try feedbackRequest(NamedFields(t, names: NamedFields.feedback), shared.value, screen: host.screen)
                 }
                 let token = try host.feedback(request)
                 return .yield([.integer(token)])
@@ -254,7 +259,7 @@ public struct FlowAPI {
                 let token = try host.related(try relatedRequest(call.table(2), screen: host.screen))
                 return .yield([.integer(token)])
             }),
-            "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: host.language, screen: host.screen)]) },
+            "facts": try helper("facts") { _, host in .values([factsTable(host.facts, language: shared.value, screen: host.screen)]) },
             "prep_marks": try helper("prep_marks") { call, host in
                 guard let t = call.argument(2).tableValue else { throw LuaHostError("s:prep_marks: give the checklist's answer (a table)") }
                 var marks: [PrepMark] = []
@@ -801,4 +806,12 @@ public struct FlowAPI {
         case .skipped: .nil
         }
     }
+}
+
+/// A session's language, held once for all the closures of its API
+/// (``FlowAPI/installSession(in:host:flow:)``): a closure capturing the
+/// value itself would keep a copy of its own.
+private final class SharedLanguage {
+    let value: Language
+    init(_ value: Language) { self.value = value }
 }

@@ -58,7 +58,7 @@ public struct GenerationRequest: Sendable, Equatable {
             stream.update(byte: 0x1F)
             stream.update(part)
         }
-        return String(stream.finishHex().prefix(16))
+        return stream.finishHex(digits: 16)
     }
 
     /// Purposes the engine knows (a flow may name others; providers then

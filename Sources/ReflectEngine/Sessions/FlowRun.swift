@@ -21,8 +21,11 @@ final class FlowRun: FlowAPI.Host {
     private var pending: (token: Int64, yield: FlowYield)?
     private var asked = Set<StepID>(minimumCapacity: 16)
     private var requested = Set<StepID>(minimumCapacity: 4)
-    /// The texts `s:generate` handed the flow (``FlowAPI/Host/isGeneratedText(_:)``).
-    private var generatedTexts = Set<String>()
+    /// The texts `s:generate` handed the flow (``FlowAPI/Host/isGeneratedText(_:)``):
+    /// a few per run (one per `s:generate`, each id once), so a list searched
+    /// with `==` (the equality a set would use) instead of hashing every
+    /// prompt's text.
+    private var generatedTexts: [String] = []
     private var distortionCalls = 0
     /// Bounds what `print` sends to the author's log, per step.
     private let printGate = PrintGate()
@@ -184,7 +187,7 @@ final class FlowRun: FlowAPI.Host {
     /// `.generate` yield. The text is remembered as finished, so a prompt
     /// that shows it shows it as it is.
     func advance(answering step: StepID?, generated text: String) throws(EngineError) -> FlowStep {
-        generatedTexts.insert(text)
+        if !generatedTexts.contains(text) { generatedTexts.append(text) }
         return try advance(answering: step, passing: .string(text))
     }
 
@@ -192,7 +195,7 @@ final class FlowRun: FlowAPI.Host {
 
     func observe(_ observation: FlowAPI.Observation) { observer?(observation) }
 
-    func isGeneratedText(_ text: String) -> Bool { !generatedTexts.isEmpty && generatedTexts.contains(text) }
+    func isGeneratedText(_ text: String) -> Bool { generatedTexts.contains(text) }
 
     func prompt(_ spec: FlowAPI.PromptSpec) throws(LuaHostError) -> Int64 {
         // Raised at the call, so the error names the line that asks it again.
