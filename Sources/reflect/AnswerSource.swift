@@ -36,10 +36,12 @@ final class AnswerSource {
     /// The next line without its line ending (LF or CRLF), after showing
     /// `prompt` (to a person; nothing for a machine); invalid UTF-8 is an
     /// error, never replaced.
-    func readLine(prompt: String = "") -> Result<String, AnswerLineError>? {
+    /// `joiningPastes`: the line editor takes a multi-line paste as one
+    /// line (a text question's answer; ``LineEditor/read(prompt:joiningPastes:)``).
+    func readLine(prompt: String = "", joiningPastes: Bool = false) -> Result<String, AnswerLineError>? {
         let raw: [UInt8]?
         if editing {
-            raw = LineEditor.read(prompt: prompt)
+            raw = LineEditor.read(prompt: prompt, joiningPastes: joiningPastes)
         } else {
             if !prompt.isEmpty { Terminal.write(prompt) }
             raw = readRawLine()
@@ -105,7 +107,7 @@ final class AnswerSource {
     /// The next answer, or nil when input ended.
     func next(for prompt: Prompt, printer: EventPrinter) -> Result<AnswerInput, AnswerLineError>? {
         while true {
-            guard let read = readLine(prompt: machine ? "" : printer.askPrompt) else { return nil }
+            guard let read = readLine(prompt: machine ? "" : printer.askPrompt, joiningPastes: prompt.kind == .text) else { return nil }
             lineNumber += 1
             let line: String
             switch read {

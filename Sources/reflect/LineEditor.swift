@@ -47,11 +47,13 @@ enum LineEditor {
         rl_bind_key(Int32(UInt8(ascii: "\t")), rl_insert)
     }
 
-    /// Reads one answer (its UTF-8 bytes) after showing `prompt`: one line,
-    /// or every line of a multi-line paste joined by line breaks; nil at
-    /// the end of input (Ctrl-D on an empty line). A prompt with line breaks is printed up
+    /// Reads one line (its UTF-8 bytes) after showing `prompt`; nil at the
+    /// end of input (Ctrl-D on an empty line). With `joiningPastes` (a text
+    /// question), every line of a multi-line paste, joined by line breaks:
+    /// one answer. Lines typed ahead, before the prompt was shown, stay
+    /// one answer each (they were typed for the questions in turn). A prompt with line breaks is printed up
     /// to its last line, which the editor redraws as it edits.
-    static func read(prompt: String) -> [UInt8]? {
+    static func read(prompt: String, joiningPastes: Bool = false) -> [UInt8]? {
         prepare()
         var safe = TerminalText.neutralized(prompt)
         if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
@@ -61,7 +63,9 @@ enum LineEditor {
             tail = String(safe[safe.index(after: lastBreak)...])
         }
         if !head.isEmpty { FileHandle.standardOutput.write(Data(head.utf8)) }
+        let typedAhead = inputWaiting(milliseconds: 0)
         guard var line = readLine(tail) else { return nil }
+        guard joiningPastes, !typedAhead else { return line }
         // A paste of several lines arrives all at once: when the editor
         // returns at a line break, the rest of the paste is already waiting.
         // It belongs to the same answer (a paragraph pasted into one

@@ -98,6 +98,31 @@ struct LineEditingTests {
         #expect(show.stdout.contains("   → one line\n     and another\n"), "\(show.stdout)")
     }
 
+    @Test("lines typed ahead, before the question is shown, answer one question each; a non-text question never joins lines")
+    func typedAhead() throws {
+        let content = try ContentFixture(["flows/test/typing.lua": LineEditingTests.flow])
+        defer { content.remove() }
+        let db = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-db-\(UUID().uuidString)/reflect.sqlite").path
+        let term = try PseudoTerminal(["run", "test.typing", "--content", content.root.path, "--db", db])
+        // Typed at once, while reflect is still starting.
+        term.type("answer one\ranswer two\r")
+        var at = try #require(term.waitFor("Third question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("answer three\r")
+        at = try #require(term.waitFor("All typed.", after: at), "\(term.screen)")
+        term.type("\r")
+        #expect(term.finish() == 0, "\(term.screen.suffix(500))")
+        #expect(try stored(db) == ["one": "answer one", "two": "answer two", "three": "answer three"])
+
+        let checkIn = try PseudoTerminal(["run", "demo.check-in", "--db", db], in: repositoryRoot)
+        at = try #require(checkIn.waitFor("How strong is the feeling right now?"), "\(checkIn.screen)")
+        at = try #require(checkIn.waitFor("> ", after: at), "\(checkIn.screen)")
+        checkIn.type("7\rMy week was long\r")
+        at = try #require(checkIn.waitFor("what would you say to them?", after: at), "\(checkIn.screen)")
+        checkIn.type(":quit\r")
+        #expect(checkIn.finish() == 0, "\(checkIn.screen.suffix(500))")
+    }
+
     @Test("a yes/no question at the terminal asks again on a line that is neither: the line is never taken for no")
     func confirmAsksAgain() throws {
         let content = try ContentFixture(["flows/test/typing.lua": LineEditingTests.flow])
