@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 19
+    static let schemaVersion = 20
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -581,6 +581,15 @@ enum Migrations {
             try db.execute(sql: "DROP TABLE step_day")
             try db.execute(sql: "ALTER TABLE step_day_v19 RENAME TO step_day")
             try db.execute(sql: "PRAGMA user_version = 19")
+        }
+        register("v20: what was stored before v8 counts for its days (streaks, achievements)") { db in
+            // v8 made the showed-up and step days without deriving any from
+            // the rows already stored: sessions, mood entries, prep marks and
+            // craving notes from before it never counted. They are marked
+            // now as each live write marks its days (Store+ActivityBackfill.swift);
+            // what rows written since already marked is there, and stays.
+            try Store.markStoredActivity(in: db)
+            try db.execute(sql: "PRAGMA user_version = 20")
         }
         return m
     }

@@ -358,12 +358,20 @@ extension Store {
     /// count: its facts snapshot's day (the logical day, after the day
     /// boundary), else the local date of its clock; nil when neither reads.
     static func sessionDay(facts: String?, clock: String) -> CalendarDay? {
-        if let facts, let decoded = try? JSONDecoder().decode(UserFacts.self, from: Data(facts.utf8)),
+        // Only the snapshot's day is read, not the whole facts (earlier
+        // answers, prep items, progress): the same day `UserFacts` decodes
+        // (`day` is an optional string there too), at a fraction of the cost.
+        if let facts, let decoded = try? JSONDecoder().decode(FactsDay.self, from: Data(facts.utf8)),
            let day = decoded.day.flatMap(CalendarDay.init) {
             return day
         }
         guard let local = FlowClock(iso8601: clock)?.local else { return nil }
         return CalendarDay(year: local.year, month: local.month, day: local.day)
+    }
+
+    /// The one field of a stored ``UserFacts`` snapshot ``sessionDay(facts:clock:)`` reads.
+    private struct FactsDay: Decodable {
+        var day: String?
     }
 
     /// What ``deleteAll()`` would remove, counted: sessions, their answers,

@@ -134,10 +134,44 @@ extension Store {
         try write { db in try e.insert(db) }
     }
 
-    /// Marks a session complete with its intensities; logs the session's
-    /// mood for `day` in the same transaction when the session has one.
-    public func completeSession(_ id: String, pre: Int?, post: Int?, at: String, moodDay: String?) throws(StoreError) {
-        try write { db in try Store.complete(id, SessionCompletion(pre: pre, post: post, at: at, moodDay: moodDay), in: db) }
+    /// Marks a session complete with its intensities, in one transaction:
+    /// logs the session's mood for `moodDay` when the session has one and,
+    /// with `activityDay`, marks the flow completed on that day (its
+    /// showed-up day, step day and achievements, as the last answer's
+    /// ``recordAnswer(_:safetyEvent:events:distortions:generated:themes:completion:coach:coachDay:exposures:activityDay:celebrations:recalled:)``
+    /// does for a finish).
+    public func completeSession(_ id: String, pre: Int?, post: Int?, at: String, moodDay: String?,
+                                activityDay: CalendarDay? = nil) throws(StoreError) {
+        try write { db in
+            try Store.finish(id, SessionCompletion(pre: pre, post: post, at: at, moodDay: moodDay), activityDay: activityDay, in: db)
+        }
+    }
+
+    /// Completes a session found at its end when it is resumed: every step
+    /// answered, its end not recorded (stopped right after its last answer
+    /// by a Reflect that recorded the end in a transaction of its own, or a
+    /// flow that now ends sooner). Records exactly what the last answer's
+    /// transaction records for a finish, as if it had: the end at that
+    /// answer's time (`now` only for a session without answers), the
+    /// intensities, the mood entry for `moodDay`, the experiment outcome,
+    /// and the flow's completion on `activityDay` (streaks, achievements).
+    public func completeAtLastAnswer(_ id: String, pre: Int?, post: Int?, now: String, moodDay: String?,
+                                     activityDay: CalendarDay?) throws(StoreError) {
+        try write { db in
+            let last = try String.fetchOne(db, sql: """
+                SELECT answered_at FROM answer WHERE session_id = ? AND state = ? ORDER BY position DESC LIMIT 1
+                """, arguments: [id, AnswerRecord.State.answer])
+            try Store.finish(id, SessionCompletion(pre: pre, post: post, at: last ?? now, moodDay: moodDay), activityDay: activityDay, in: db)
+        }
+    }
+
+    /// The end of a session outside an answer's transaction: its
+    /// completion and, with `activityDay`, the flow's completion mark.
+    static func finish(_ id: String, _ c: SessionCompletion, activityDay: CalendarDay?, in db: Database) throws {
+        try complete(id, c, in: db)
+        guard let day = activityDay,
+              let owner = try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: [id]) else { return }
+        try markActivity([.completed(flow: owner["flow_id"], day: day)], user: owner["user"], in: db)
     }
 
     /// The answer's upsert: inserts the step's answer or replaces every

@@ -20,13 +20,16 @@ import Darwin
 ///   (``StoreFile``, ``Migrations``); a busy database is waited for (10 s),
 ///   then reported as the retryable ``StoreError/busy(_:)``;
 /// - ``Access/readOnly`` writes nothing, works on a read-only file or
-///   mount, and does not wait for another process's write lock;
+///   mount, and does not wait for another process's write lock — except
+///   to upgrade a file at an older schema first, once (a file that cannot
+///   be upgraded there is refused, ``StoreError/olderDatabase(path:version:reason:)``);
 /// - the file and its directory are created owner-only (0600 / 0700).
 public final class Store: Sendable {
     public enum Access: Sendable {
         /// Creates and migrates the database if needed.
         case readWrite
-        /// Never writes, never creates: a missing file reads as empty.
+        /// Never creates: a missing file reads as empty. Writes nothing,
+        /// except upgrading a file at an older schema, once, before reading it.
         case readOnly
     }
 
@@ -157,15 +160,56 @@ public final class Store: Sendable {
         }
     }
 
+    /// Nothing stored yet: an empty schema in memory, nothing on disk.
+    private static func emptyForReading() throws -> any DatabaseWriter {
+        var config = Configuration()
+        config.prepareDatabase { db in try SearchText.register(db) }
+        let empty = try DatabaseQueue(configuration: config)
+        try Migrations.migrate(empty)
+        return empty
+    }
+
+    /// The database at `path`, read-only, at the schema this version reads.
+    /// A file at an older schema is upgraded first, once, through a
+    /// writer (``openForWriting(_:reading:)``: its migrations, under the
+    /// write lock, safe against other processes), then opened read-only:
+    /// every read names columns and tables of the latest schema, and an
+    /// old file read as it is would fail on them or show less than it
+    /// holds. A file that cannot be upgraded here (a read-only file or
+    /// mount) is refused (``StoreError/olderDatabase(path:version:reason:)``),
+    /// untouched. An existing empty file reads as empty, as a missing one.
     private static func openForReading(_ path: String) throws -> any DatabaseWriter {
-        guard FileManager.default.fileExists(atPath: path) else {
-            // Nothing stored yet: an empty schema in memory, nothing on disk.
-            var config = Configuration()
-            config.prepareDatabase { db in try SearchText.register(db) }
-            let empty = try DatabaseQueue(configuration: config)
-            try Migrations.migrate(empty)
-            return empty
+        guard FileManager.default.fileExists(atPath: path) else { return try emptyForReading() }
+        let reader = try openReadOnly(path)
+        let (version, empty) = try reader.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") == 0)
         }
+        if version == Migrations.schemaVersion { return reader }
+        if empty { return try emptyForReading() }
+        // Older (a newer one was refused when it was opened): upgraded, then read.
+        try reader.close()
+        do {
+            let writer = try openForWriting(path, reading: .serialized)
+            try writer.close()
+        } catch {
+            // A read-only file says SQLITE_READONLY; a WAL file on a
+            // read-only mount, SQLITE_CANTOPEN (its -shm cannot be made).
+            let mapped = StoreError.mapping(error, path: path)
+            switch mapped {
+            case .readOnly, .cannotOpen:
+                throw StoreError.olderDatabase(path: path, version: version, reason: "it cannot be upgraded here (no write access)")
+            default:
+                if (error as? DatabaseError)?.resultCode == .SQLITE_CANTOPEN {
+                    throw StoreError.olderDatabase(path: path, version: version, reason: "it cannot be upgraded here (no write access)")
+                }
+                throw mapped
+            }
+        }
+        return try openReadOnly(path)
+    }
+
+    private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         do {
             return try DatabaseQueue(path: path, configuration: configuration(path: path, readonly: true))
         } catch let e as DatabaseError where e.resultCode == .SQLITE_CANTOPEN && FileManager.default.isReadableFile(atPath: path) {

@@ -10,6 +10,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The database was written by a newer Reflect (a schema version or
     /// migrations this one does not know). Nothing was written to it.
     case newerDatabase(path: String, reason: String)
+    /// The database is at an older schema, which a read-only command reads
+    /// only once it is upgraded, and it cannot be upgraded here (a file or
+    /// mount this process cannot write). Nothing was written to it.
+    case olderDatabase(path: String, version: Int, reason: String)
     /// Another process holds the database (or is upgrading it) for longer
     /// than the busy timeout. Retrying later is safe: nothing was written.
     case busy(String)
@@ -41,6 +45,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotOpen: "store.cannot_open"
         case .foreignDatabase: "store.foreign_database"
         case .newerDatabase: "store.newer_database"
+        case .olderDatabase: "store.older_database"
         case .busy: "store.busy"
         case .readOnly: "store.read_only"
         case .database: "store.database"
@@ -61,6 +66,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is not a Reflect database (\(reason)); it was left untouched. Give another file with --db."
         case .newerDatabase(let path, let reason):
             "\(path) was written by a newer version of Reflect (\(reason)); it was left untouched. Update Reflect to use it."
+        case .olderDatabase(let path, let version, let reason):
+            "\(path) was written by an older version of Reflect (schema version \(version)) and must be upgraded before it is read, "
+                + "but \(reason); it was left untouched. Run any reflect command on it once where it can be written "
+                + "(e.g. `reflect history --db \(path)`), then try again."
         case .busy(let m): "the database is busy (\(m)); nothing was written, try again"
         case .readOnly(let path): "the database at \(path) is read-only here; nothing was written"
         case .database(let m): "database error: \(m)"

@@ -77,8 +77,14 @@ public final class StoreJournal: SessionJournal {
         try store.recordExposures(exposures, session: sessionID, at: timestamp())
     }
 
+    /// A session resumed at its end (every step answered, its end not
+    /// recorded): completed as its last answer would have completed it
+    /// (``Store/completeAtLastAnswer(_:pre:post:now:moodDay:activityDay:)``).
+    /// Every other finish is recorded with its last answer, in that
+    /// answer's transaction.
     public func finished(_ summary: DoneSummary) throws {
-        try store.completeSession(sessionID, pre: summary.pre, post: summary.post, at: timestamp(), moodDay: day)
+        try store.completeAtLastAnswer(sessionID, pre: summary.pre, post: summary.post, now: timestamp(), moodDay: day,
+                                       activityDay: activityDay)
     }
 }
 
