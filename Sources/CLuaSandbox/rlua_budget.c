@@ -155,7 +155,14 @@ void rlua_charge_timed(lua_State *L, uint64_t units) {
 /* Allocation is charged by the byte, so that work the VM does in one
  * instruction (a concatenation of two large strings) is not free. */
 void rlua_charge_alloc(rlua_control *c, size_t bytes) {
-    if (c->depth == 0 || c->trip != TRIP_NONE)
+    if (c->depth == 0) {
+        /* No call is running: nothing to charge now (and nothing is
+         * refused but by the cap); counted for a call that takes it over. */
+        c->idle_units += bytes / RLUA_BYTES_PER_UNIT;
+        c->idle_bytes += bytes;
+        return;
+    }
+    if (c->trip != TRIP_NONE)
         return;
     c->alloc_since_check += bytes;
     c->instr_used += bytes / RLUA_BYTES_PER_UNIT;

@@ -151,7 +151,9 @@ int32_t rlua_is_coroutine(lua_State *L, int64_t h) {
  * 5.4.4 can raise on the coroutine after its own protection has ended (a
  * message it creates while recording the error, "error in error handling",
  * or a resume error), and such an error is forwarded to the main thread's
- * handler, which would be the panic function if there were none. */
+ * handler, which would be the panic function if there were none. The
+ * one-value resume skips that call when nothing outside lua_resume can
+ * raise (resume_direct). */
 typedef struct resume_crossing {
     crossing x;
     lua_State *co;
@@ -159,6 +161,7 @@ typedef struct resume_crossing {
     rlua_one *result;
     int keep; /* rlua_resume_one_kept: a return is kept in place */
     int status; /* what lua_resume answered */
+    int nres; /* how many values it left on the coroutine's stack */
 } resume_crossing;
 
 /* Pushes rlua_resume_one's argument on L; returns how many values it is. */
@@ -180,7 +183,8 @@ static int push_one(lua_State *L, const rlua_one *a) {
  * in the codec's encoding, so that the host can still decode it the
  * general way); nothing or anything else is left for the general encoding
  * (returns 0). A string the host allowance cannot take is left for the
- * general encoding too, which refuses it with the usual error. */
+ * general encoding too, which refuses it with the usual error. Never
+ * raises. */
 static int take_one(lua_State *co, int nres, rlua_one *out) {
     if (nres == 0) {
         out->type = RLUA_ONE_NONE;
@@ -234,7 +238,7 @@ static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_
         return 0;
     if (nres > 0) {
         luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        rlua_co_table_push(L);
         int kept = lua_gettop(L);
         if (nres == 1) {
             lua_xmove(co, L, 1);
@@ -258,26 +262,49 @@ static int keep_returned(lua_State *L, lua_State *co, int64_t h, int nres, rlua_
     return 1;
 }
 
-static int p_resume(lua_State *L) {
-    resume_crossing *r = rlua_take_ud(L);
+/* keep_returned for nothing or one value, when it cannot raise: the value
+ * goes where `false` holds its place (rlua_co_store), an existing key, so
+ * the raw set allocates nothing. Returns 0, having changed nothing, when
+ * that does not apply (then keep_returned, protected, does the work). */
+static int keep_returned_direct(lua_State *L, lua_State *co, int64_t h, int nres, rlua_one *out) {
+    rlua_co_slot *s = rlua_co_find(rlua_ctl(L), h);
+    if (s == NULL || s->thread != co || nres > 1 || !lua_checkstack(L, 3))
+        return 0;
+    if (nres == 1) {
+        int base = lua_gettop(L);
+        lua_Integer key = RLUA_CO_KEPT_KEY(h & 0xffffffff);
+        if (rlua_co_table_push(L) != LUA_TTABLE || lua_rawgeti(L, -1, key) != LUA_TBOOLEAN) {
+            lua_settop(L, base);
+            return 0;
+        }
+        lua_pop(L, 1);
+        lua_xmove(co, L, 1);
+        lua_rawseti(L, -2, key);
+        lua_settop(L, base);
+    }
+    lua_settop(co, 0);
+    s->kept = nres;
+    out->type = RLUA_ONE_KEPT;
+    out->integer = nres;
+    return 1;
+}
+
+/* What follows lua_resume (r->status, r->nres): hands over or keeps what
+ * the coroutine yielded or returned, or records its error. May raise. */
+static void after_resume(lua_State *L, resume_crossing *r) {
     rlua_control *c = rlua_ctl(L);
     lua_State *co = r->co;
-    int base = lua_gettop(L);
-    int n = r->arg ? push_one(L, r->arg) : rlua_decode(L, r->x.args, r->x.len);
-    if (!lua_checkstack(co, n + LUA_MINSTACK))
-        return luaL_error(L, "too many values to resume with");
-    lua_xmove(L, co, n);
-    int nres = 0;
-    r->status = lua_resume(co, L, n, &nres);
+    int nres = r->nres;
     if (r->status == LUA_OK && r->keep && keep_returned(L, co, r->x.handle, nres, r->result))
-        return 0;
+        return;
     if (r->status == LUA_OK || r->status == LUA_YIELD) {
         if (r->result != NULL && take_one(co, nres, r->result))
-            return 0;
+            return;
+        int base = lua_gettop(L);
         luaL_checkstack(L, nres + 4, "too many values returned by the coroutine");
         lua_xmove(co, L, nres);
         encode_results(L, base + 1, nres);
-        return 0;
+        return;
     }
     /* The coroutine's stack is left as it was: read the frames from it. */
     if (r->status == LUA_ERRMEM && lua_type(co, -1) != LUA_TSTRING)
@@ -292,12 +319,99 @@ static int p_resume(lua_State *L) {
      * coroutine would look suspended, and resuming it would call the
      * message. Without it the coroutine is dead, as documented. */
     lua_settop(co, 0);
+}
+
+static int p_resume(lua_State *L) {
+    resume_crossing *r = rlua_take_ud(L);
+    lua_State *co = r->co;
+    int n = r->arg ? push_one(L, r->arg) : rlua_decode(L, r->x.args, r->x.len);
+    if (!lua_checkstack(co, n + LUA_MINSTACK))
+        return luaL_error(L, "too many values to resume with");
+    lua_xmove(L, co, n);
+    r->status = lua_resume(co, L, n, &r->nres);
+    after_resume(L, r);
     return 0;
+}
+
+static int p_after_resume(lua_State *L) {
+    after_resume(L, rlua_take_ud(L));
+    return 0;
+}
+
+/* Strings up to this size may be pushed without a protected call. */
+#define DIRECT_STRING_MAX ((size_t)256 << 10)
+
+/* The one-value resume without a protected call, taken when nothing
+ * outside lua_resume's own protection can raise, else 0 (nothing done, the
+ * budget not begun: the protected path runs). Raising is possible only
+ * where Lua allocates, so:
+ * - the argument is pushed before the call begins (depth 0, where only the
+ *   cap refuses growth: not the budget, nor a cancellation arriving from
+ *   another thread), and only when the cap has room for it (a string's
+ *   bytes and header, and the string table's growth, which is at most half
+ *   of what the state holds: a quarter of each string's block); the growth
+ *   is then charged to the call as the budget charges any growth, and when
+ *   that charge would trip it, or the call begins tripped (cancelled), the
+ *   protected path pushes again and fails as it always did;
+ * - a result is handed over by take_one or kept by keep_returned_direct,
+ *   which never raise; anything else (several values, a table, an error to
+ *   record) is finished by after_resume under a protected call.
+ * lua_resume raises nothing after its own protection ends: the messages it
+ * would create there are pinned (rlua_state.c). Only a failure of malloc
+ * itself within the cap could raise while pushing; that ends the process
+ * (the panic function), as a failed allocation ends a Swift program.
+ * On return 1 the budget has begun (the caller ends it) and r->status is the
+ * outcome, as p_resume's protected call would give it. */
+static int resume_direct(lua_State *L, rlua_control *c, resume_crossing *r) {
+    const rlua_one *a = r->arg;
+    lua_State *co = r->co;
+    if (c->depth != 0)
+        return 0; /* a host function resuming: inside a call already */
+    int n = 1;
+    switch (a->type) {
+    case RLUA_ONE_NONE: n = 0; break;
+    case RLUA_ONE_NIL: case RLUA_ONE_BOOLEAN: case RLUA_ONE_INTEGER: case RLUA_ONE_NUMBER: break;
+    case RLUA_ONE_STRING:
+        if (a->len > DIRECT_STRING_MAX || c->mem_used > c->limits.memory_bytes ||
+            c->limits.memory_bytes - c->mem_used < c->mem_used / 2 + a->len + 64)
+            return 0;
+        break;
+    default:
+        return 0;
+    }
+    if (!lua_checkstack(co, n + LUA_MINSTACK))
+        return 0;
+    c->idle_units = 0;
+    c->idle_bytes = 0;
+    push_one(co, a);
+    uint64_t units = c->idle_units;
+    size_t bytes = c->idle_bytes;
+    rlua_entry_begin(c, co);
+    if (c->trip != TRIP_NONE || units > c->limits.instructions || bytes >= ((size_t)1 << 20)) {
+        lua_pop(co, n);
+        rlua_entry_end(c);
+        return 0;
+    }
+    c->instr_used = units;
+    c->alloc_since_check = bytes;
+    r->status = lua_resume(co, L, n, &r->nres);
+    int done;
+    if (r->status == LUA_YIELD || (r->status == LUA_OK && !r->keep))
+        done = take_one(co, r->nres, r->result);
+    else if (r->status == LUA_OK)
+        done = keep_returned_direct(L, co, r->x.handle, r->nres, r->result);
+    else
+        done = 0;
+    if (!done) {
+        int status = rlua_protect(L, p_after_resume, r, 0, 0);
+        if (status != LUA_OK)
+            r->status = status;
+    }
+    return 1;
 }
 
 static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
     rlua_control *c = rlua_ctl(L);
-    int base = lua_gettop(L);
     rlua_error_clear(&c->error);
     rlua_co_slot *s = rlua_co_find(c, h);
     lua_State *co = s ? s->thread : NULL;
@@ -314,35 +428,45 @@ static int32_t resume_with(lua_State *L, int64_t h, resume_crossing *r) {
     default:
         break;
     }
-    /* A top-level resume arms the coroutine, where its code runs (threads it
-     * creates copy its hook); the main thread only runs p_resume's C, and
-     * every call that runs code on it arms it first. */
-    rlua_entry_begin(c, co);
     r->co = co;
-    int status = rlua_protect(L, p_resume, r, 0, 0);
-    if (status == LUA_OK)
-        status = r->status; /* the coroutine's own outcome; its error is already recorded */
-    int32_t result = rlua_classify(c, status);
-    if (result == RLUA_OK && status == LUA_YIELD)
-        result = RLUA_YIELDED;
+    int base = -1; /* the direct resume leaves L's stack as it found it */
+    int status;
+    if (r->arg != NULL && resume_direct(L, c, r)) {
+        status = r->status;
+    } else {
+        base = lua_gettop(L);
+        /* A top-level resume arms the coroutine, where its code runs (threads
+         * it creates copy its hook); the main thread only runs p_resume's C,
+         * and every call that runs code on it arms it first. */
+        rlua_entry_begin(c, co);
+        status = rlua_protect(L, p_resume, r, 0, 0);
+        if (status == LUA_OK)
+            status = r->status; /* the coroutine's own outcome; its error is already recorded */
+    }
+    int32_t result;
+    if (c->trip == TRIP_NONE && (status == LUA_YIELD || status == LUA_OK))
+        result = status == LUA_YIELD ? RLUA_YIELDED : RLUA_OK; /* what rlua_classify says */
+    else
+        result = rlua_classify(c, status);
     rlua_entry_end(c);
-    lua_settop(L, base);
+    if (base >= 0)
+        lua_settop(L, base);
     return result;
 }
 
 int32_t rlua_resume(lua_State *L, int64_t h, const uint8_t *args, size_t len) {
-    resume_crossing r = { { args, len, h, 0, NULL, 0 }, NULL, NULL, NULL, 0, LUA_OK };
+    resume_crossing r = { { args, len, h, 0, NULL, 0 }, NULL, NULL, NULL, 0, LUA_OK, 0 };
     return resume_with(L, h, &r);
 }
 
 int32_t rlua_resume_one(lua_State *L, int64_t h, const rlua_one *arg, rlua_one *result) {
-    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 0, LUA_OK };
+    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 0, LUA_OK, 0 };
     result->type = RLUA_ONE_ENCODED;
     return resume_with(L, h, &r);
 }
 
 int32_t rlua_resume_one_kept(lua_State *L, int64_t h, const rlua_one *arg, rlua_one *result) {
-    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 1, LUA_OK };
+    resume_crossing r = { { NULL, 0, h, 0, NULL, 0 }, NULL, arg, result, 1, LUA_OK, 0 };
     result->type = RLUA_ONE_ENCODED;
     return resume_with(L, h, &r);
 }
@@ -373,7 +497,7 @@ static int p_kept_read(lua_State *L) {
     if (k->index < 1 || k->index > s->kept) {
         lua_pushnil(L);
     } else {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        rlua_co_table_push(L);
         lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
         if (s->kept > 1)
             lua_rawgeti(L, -1, k->index);
@@ -423,7 +547,7 @@ static int kept_read_direct(lua_State *L, const kept_read *k) {
     if (k->index < 1 || k->index > s->kept) {
         lua_pushnil(L);
     } else {
-        lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        rlua_co_table_push(L);
         lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
         if (s->kept > 1)
             lua_rawgeti(L, -1, k->index);

@@ -5,7 +5,8 @@
  * large as the most coroutines alive at once, 24 bytes each); the thread
  * itself is anchored in the registry's thread table, made with the first
  * coroutine (a state that never makes one does not pay for it), at the
- * slot's index (with what it returned, when kept, beside it): a dense
+ * slot's index (with what it returned, when kept, beside it, `false`
+ * holding that place until then): a dense
  * array that stops growing once it holds that many. Releasing a
  * handle empties the anchor, bumps the slot's generation (so the released
  * handle, and every older one, is refused from then on) and puts the slot
@@ -56,14 +57,19 @@ int64_t rlua_co_store(lua_State *L, int idx) {
         c->co_slots[slot].gen = 0;
     }
     /* Anchor first: this may raise (memory), and the slot is not taken yet. */
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS) != LUA_TTABLE) {
+    if (rlua_co_table_push(L) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_createtable(L, 8, 0);
         lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
+        c->co_table_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     lua_pushvalue(L, idx);
     lua_rawseti(L, -2, RLUA_CO_THREAD_KEY(slot));
+    /* The place for what it will return, held by `false` until then: the
+     * key exists, so storing the returned value there never allocates
+     * (rlua_calls.c keeps it without a protected call). */
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, -2, RLUA_CO_KEPT_KEY(slot));
     lua_pop(L, 1);
     if (slot == c->co_free)
         c->co_free = c->co_slots[slot].next_free;
@@ -83,10 +89,9 @@ void rlua_co_release(lua_State *L, int64_t h) {
         return;
     uint32_t slot = (uint32_t)(h & SLOT_MASK);
     /* Raw sets of existing entries to nil never allocate. */
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_THREADS);
-    lua_pushnil(L);
-    lua_rawseti(L, -2, RLUA_CO_THREAD_KEY(slot));
-    if (s->kept > 0) {
+    if (rlua_co_table_push(L) == LUA_TTABLE) { /* it is: a live slot's thread is in it */
+        lua_pushnil(L);
+        lua_rawseti(L, -2, RLUA_CO_THREAD_KEY(slot));
         lua_pushnil(L);
         lua_rawseti(L, -2, RLUA_CO_KEPT_KEY(slot));
     }

@@ -224,49 +224,71 @@ static int det_tostring(lua_State *L) {
     return 1;
 }
 
+/* Lua's own string.format: the same function in every state (the library
+ * is linked once), set by the first install, checked by the others. Called
+ * directly, in det_format's frame (it has no upvalues). */
+static _Atomic(lua_CFunction) lua_format = NULL;
+
+/* 1 for the characters Lua's format accepts between '%' and the
+ * conversion: flags, width, precision. */
+static int is_format_modifier(char ch) {
+    switch (ch) {
+    case '-': case '+': case ' ': case '#': case '.':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 /* string.format with %s of any value through rlua_push_tostring, and %p
  * refused. The real format does the rest, on the converted arguments. */
 static int det_format(lua_State *L) {
     size_t flen;
-    const char *fmt = luaL_checklstring(L, 1, &flen);
+    /* (a string format is read as it is; anything else is checked, and a
+     * number converted, as the library does) */
+    const char *fmt = lua_type(L, 1) == LUA_TSTRING ? lua_tolstring(L, 1, &flen) : luaL_checklstring(L, 1, &flen);
     int top = lua_gettop(L);
     int arg = 1;
     /* What the charging shim charges (rlua_string_units), the format
      * string's length already at hand. */
     uint64_t bytes = flen;
+    signed char seen[16]; /* the first arguments' types, for the scan below */
     for (int i = 2; i <= top; i++) {
-        if (lua_type(L, i) == LUA_TSTRING)
+        int t = lua_type(L, i);
+        if (i < 16)
+            seen[i] = (signed char)t;
+        if (t == LUA_TSTRING)
             bytes += (uint64_t)lua_rawlen(L, i);
     }
     rlua_charge(L, 1 + bytes / RLUA_BYTES_PER_UNIT);
-    for (size_t i = 0; i < flen; i++) {
-        const char *pct = memchr(fmt + i, '%', flen - i);
-        if (pct == NULL)
+    const char *p = fmt, *end = fmt + flen;
+    while ((p = memchr(p, '%', (size_t)(end - p))) != NULL) {
+        if (++p >= end)
             break;
-        i = (size_t)(pct - fmt);
-        if (++i >= flen)
-            break;
-        if (fmt[i] == '%')
+        if (*p == '%') {
+            p++;
             continue;
+        }
         arg++;
-        /* flags, width, precision: at most a few characters, as Lua checks */
-        while (i < flen && strchr("-+ #0123456789.", fmt[i]) != NULL)
-            i++;
-        if (i >= flen)
+        while (p < end && is_format_modifier(*p))
+            p++;
+        if (p >= end)
             break;
-        if (fmt[i] == 'p')
+        if (*p == 'p')
             return luaL_error(L, "string.format: '%%p' is not available in flows (addresses differ from run to run)");
-        if (fmt[i] == 's' && arg <= top) {
-            int t = lua_type(L, arg);
+        if (*p == 's' && arg <= top) {
+            /* (a replaced argument is a string: seen[] stays right for the rest) */
+            int t = arg < 16 ? seen[arg] : lua_type(L, arg);
             if (t != LUA_TSTRING && t != LUA_TNUMBER) {
                 rlua_push_tostring(L, arg);
                 lua_replace(L, arg);
             }
         }
+        p++;
     }
-    /* Lua's own format, called in this frame (it has no upvalues). */
-    lua_CFunction format = lua_tocfunction(L, lua_upvalueindex(1));
-    return format(L);
+    return atomic_load_explicit(&lua_format, memory_order_relaxed)(L);
 }
 
 static int no_collectgarbage(lua_State *L) {
@@ -295,6 +317,10 @@ void rlua_determinism_install(lua_State *L, int template_idx, int string_lib_idx
         lua_remove(L, -2);
     if (!rlua_is_plain_cfunction(L, -1))
         luaL_error(L, "string.format is not Lua's own");
-    lua_pushcclosure(L, det_format, 1);
+    lua_CFunction format = lua_tocfunction(L, -1), none = NULL;
+    if (!atomic_compare_exchange_strong(&lua_format, &none, format) && none != format)
+        luaL_error(L, "string.format is not Lua's own");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, det_format);
     lua_setfield(L, string_lib_idx, "format");
 }

@@ -26,15 +26,6 @@ static void copy_truncated(char *dst, size_t cap, const char *src, size_t len, i
     }
 }
 
-void rlua_error_clear(rlua_error *e) {
-    e->message[0] = '\0';
-    e->message_truncated = 0;
-    e->chunk[0] = '\0';
-    e->line = -1;
-    e->frame_count = 0;
-    e->frames_truncated = 0;
-}
-
 void rlua_error_set(rlua_error *e, const char *fmt, ...) {
     rlua_error_clear(e);
     va_list ap;

@@ -43,6 +43,11 @@ struct rlua_control {
     size_t mem_used, mem_peak;
     int mem_refused; /* the cap refused an allocation during this call */
     size_t alloc_since_check; /* bytes grown since the allocator last read the clock */
+    /* Growth while no call runs (depth 0), as the budget would charge it:
+     * a resume's argument pushed before its call begins (rlua_calls.c)
+     * is charged to that call with these. */
+    uint64_t idle_units;
+    size_t idle_bytes;
     /* budget of the current top-level call */
     uint64_t instr_used;
     double deadline;
@@ -61,6 +66,7 @@ struct rlua_control {
     rlua_co_slot *co_slots; /* co_slots[1..co_count]; [0] unused */
     uint32_t co_count, co_cap;
     uint32_t co_free; /* first free slot, 0 when none */
+    int co_table_ref; /* the thread table's integer key in the registry, 0 until it is made */
     /* output of the last crossing into Swift, and the last error */
     uint8_t *buf;
     size_t buf_len, buf_cap;
@@ -75,7 +81,7 @@ struct rlua_control {
 
 /* Registry keys (addresses are unique). */
 extern char RLUA_KEY_TEMPLATE, RLUA_KEY_LIBS, RLUA_KEY_HANDLES,
-    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED, RLUA_KEY_THREADS;
+    RLUA_KEY_MODULES, RLUA_KEY_PROTECTED, RLUA_KEY_RETAINED;
 
 /* The control block of the state L belongs to: kept in the main thread's
  * extra space by rlua_open, which Lua copies into every thread it creates
@@ -128,7 +134,16 @@ void rlua_trip_message(rlua_control *c, char *what, size_t size);
 
 /* rlua_errors.c */
 int rlua_msgh(lua_State *L);
-void rlua_error_clear(rlua_error *e);
+/* Empties e (its header: the rest is read only up to it). Inline: every
+ * call into the state clears its records first. */
+static inline void rlua_error_clear(rlua_error *e) {
+    e->message[0] = '\0';
+    e->message_truncated = 0;
+    e->chunk[0] = '\0';
+    e->line = -1;
+    e->frame_count = 0;
+    e->frames_truncated = 0;
+}
 void rlua_error_set(rlua_error *e, const char *fmt, ...);
 void rlua_error_from_thread(lua_State *T, int level0, int objidx, rlua_error *e);
 /* Adds T's frames from level0 to e; chunk and line from the first Lua frame
@@ -167,9 +182,22 @@ int rlua_handle_push(lua_State *L, int64_t h);
 #define RLUA_CO_HANDLE_BIT ((int64_t)1 << 62)
 static inline int rlua_is_co_handle(int64_t h) { return (h & RLUA_CO_HANDLE_BIT) != 0 && h > 0; }
 /* The registry's thread table (made with the first coroutine): slot s's
- * thread at [2s - 1], what it returned, when kept, at [2s]. */
+ * thread at [2s - 1], what it returned, when kept, at [2s] (`false` there
+ * while the slot is in use and nothing is kept yet). */
 #define RLUA_CO_THREAD_KEY(slot) (2 * (lua_Integer)(slot) - 1)
 #define RLUA_CO_KEPT_KEY(slot) (2 * (lua_Integer)(slot))
+/* Pushes the thread table and returns its type: LUA_TNIL (a nil pushed)
+ * before the first coroutine. An integer key in the registry, not a
+ * pointer's: read on every resume that returns, and that lookup is the
+ * array's. Never raises (the caller has room for one value). */
+static inline int rlua_co_table_push(lua_State *L) {
+    int ref = rlua_ctl(L)->co_table_ref;
+    if (ref <= 0) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    return lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+}
 /* Stores the thread at idx in a slot; returns its handle. May raise (memory). */
 int64_t rlua_co_store(lua_State *L, int idx);
 /* The live slot named by h, or NULL (unknown, released, or not a coroutine handle). */

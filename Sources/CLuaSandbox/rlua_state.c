@@ -13,8 +13,7 @@
 static _Atomic(rlua_control *) kept_control = NULL;
 
 char RLUA_KEY_TEMPLATE = 0, RLUA_KEY_LIBS = 0, RLUA_KEY_HANDLES = 0,
-           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0,
-           RLUA_KEY_THREADS = 0;
+           RLUA_KEY_MODULES = 0, RLUA_KEY_PROTECTED = 0, RLUA_KEY_RETAINED = 0;
 
 _Static_assert(LUA_EXTRASPACE >= sizeof(rlua_control *), "rlua_ctl keeps the control block in the extra space");
 

@@ -174,41 +174,44 @@ extension LuaState {
         guard coroutine.owner == id else {
             throw LuaError(kind: .host(.foreignHandle), message: "coroutine handle belongs to another Lua state")
         }
-        let resumeC = keep ? rlua_resume_one_kept : rlua_resume_one
+        let handle = coroutine.id
+        func resumeC(_ arg: UnsafePointer<rlua_one>, _ out: UnsafeMutablePointer<rlua_one>) -> Int32 {
+            keep ? rlua_resume_one_kept(L, handle, arg, out) : rlua_resume_one(L, handle, arg, out)
+        }
         var arg = rlua_one()
         let status: Int32
         switch argument {
         case nil:
             arg.type = RLUA_ONE_NONE
-            status = resumeC(L, coroutine.id, &arg, &out)
+            status = resumeC(&arg, &out)
         case .nil?:
             arg.type = RLUA_ONE_NIL
-            status = resumeC(L, coroutine.id, &arg, &out)
+            status = resumeC(&arg, &out)
         case .boolean(let b)?:
             arg.type = RLUA_ONE_BOOLEAN
             arg.integer = b ? 1 : 0
-            status = resumeC(L, coroutine.id, &arg, &out)
+            status = resumeC(&arg, &out)
         case .integer(let i)?:
             arg.type = RLUA_ONE_INTEGER
             arg.integer = i
-            status = resumeC(L, coroutine.id, &arg, &out)
+            status = resumeC(&arg, &out)
         case .number(let d)?:
             arg.type = RLUA_ONE_NUMBER
             arg.number = d
-            status = resumeC(L, coroutine.id, &arg, &out)
+            status = resumeC(&arg, &out)
         case .string(var s)?:
             arg.type = RLUA_ONE_STRING
             status = s.withUTF8 { bytes in
                 arg.bytes = bytes.baseAddress
                 arg.len = bytes.count
-                return resumeC(L, coroutine.id, &arg, &out)
+                return resumeC(&arg, &out)
             }
         case let value?: // a table or a function: the codec
             status = try withEncoded([value]) { bytes, count in
                 arg.type = RLUA_ONE_ENCODED
                 arg.bytes = bytes
                 arg.len = count
-                return resumeC(L, coroutine.id, &arg, &out)
+                return resumeC(&arg, &out)
             }
         }
         if status == RLUA_E_MISUSE, rlua_coroutine_status(L, coroutine.id) < 0 {
@@ -220,6 +223,7 @@ extension LuaState {
 
     /// The values `out` describes (a scalar, a string still to check, or
     /// the crossing buffer's encoding).
+    @inline(__always)
     private func values(of out: rlua_one, root: Int = 1, field: LuaKey? = nil) throws(LuaError) -> LuaValues {
         switch out.type {
         case RLUA_ONE_NONE: return .none

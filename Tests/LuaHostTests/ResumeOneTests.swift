@@ -246,6 +246,67 @@ struct ResumeOneTests {
         }
     }
 
+    /// One step of `argumentAtTheLimits`: what the resume gave, whether the
+    /// coroutine can still be resumed, and what the call was charged.
+    struct LimitStep: Equatable, CustomStringConvertible {
+        var outcome: Outcome
+        var suspended: Bool
+        var instructions: UInt64
+        var description: String { "\(outcome) suspended=\(suspended) instructions=\(instructions)" }
+    }
+
+    /// Runs the same steps in a fresh state, resuming with one crossing or
+    /// the other: hold `heldKiB` KiB, then resume with strings growing by
+    /// 7 KiB (a new coroutine once one is dead), cancelling before the
+    /// last `cancelledSteps`.
+    static func limitSteps(fast: Bool, limits: SandboxLimits, heldKiB: Int, cancelledSteps: Int) throws -> [LimitStep] {
+        let lua = try LuaState(limits: limits)
+        let made = try lua.call(lua.load("""
+            local held = {}
+            return function(first)
+              local got = first
+              while true do got = coroutine.yield(#got) end
+            end, function(kib)
+              for i = 1, kib do held[i] = string.rep(string.char(65 + i % 26), 1024 - 40) end
+            end
+            """, as: "flows/limits.lua"))
+        let body = try #require(made.first?.functionValue)
+        _ = try lua.call(try #require(made.last?.functionValue), [.integer(Int64(heldKiB))])
+        var co = try lua.makeCoroutine(body)
+        var steps: [LimitStep] = []
+        let count = 48
+        for i in 0..<count {
+            if i == count - cancelledSteps { lua.cancellation.cancel() }
+            if !lua.isSuspended(co) { co = try lua.makeCoroutine(body) }
+            let arg: LuaValue = .string(String(repeating: "é", count: (i * 7 * 1024 + 3) / 2))
+            let outcome = fast ? Self.fast(lua, co, arg) : Self.general(lua, co, arg)
+            steps.append(LimitStep(outcome: outcome, suspended: lua.isSuspended(co), instructions: lua.instructionsUsedByLastCall))
+        }
+        return steps
+    }
+
+    @Test("a string argument near the memory cap, past a small instruction budget or after a cancellation: the same outcome, coroutine and charge through both crossings",
+          arguments: [(512, 1_000_000, 300, 0), (512, 1_000_000, 60, 0), (512, 2_500, 20, 0), (512, 1_000_000, 100, 5), (2048, 1_000_000, 0, 2)])
+    func argumentAtTheLimits(memoryKiB: Int, instructions: UInt64, heldKiB: Int, cancelledSteps: Int) throws {
+        var limits = SandboxLimits.default
+        limits.memoryBytes = memoryKiB * 1024
+        limits.instructionsPerCall = instructions
+        let general = try Self.limitSteps(fast: false, limits: limits, heldKiB: heldKiB, cancelledSteps: cancelledSteps)
+        let fast = try Self.limitSteps(fast: true, limits: limits, heldKiB: heldKiB, cancelledSteps: cancelledSteps)
+        for (i, (g, f)) in zip(general, fast).enumerated() {
+            #expect(g == f, "step \(i): general \(g), one-value \(f)")
+        }
+        // The steps reach what they are about: a refusal of each kind.
+        let kinds = Set(fast.compactMap { step -> String? in
+            if case .failed(let kind, _) = step.outcome { return "\(kind)" }
+            return nil
+        })
+        if cancelledSteps > 0 { #expect(kinds.contains("\(LuaError.Kind.budgetExceeded(.cancelled))")) }
+        if instructions < 100_000 { #expect(kinds.contains("\(LuaError.Kind.budgetExceeded(.instructions))")) }
+        if heldKiB >= 300 { #expect(kinds.contains("\(LuaError.Kind.memoryLimit)")) }
+        #expect(fast.contains { if case .values = $0.outcome { true } else { false } })
+    }
+
     @Test("misuse is reported the same: a finished coroutine, a released handle, another state's handle")
     func misuseAgrees() throws {
         let lua = try LuaState()
