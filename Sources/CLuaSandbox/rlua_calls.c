@@ -95,7 +95,57 @@ int32_t rlua_call(lua_State *L, int64_t fn, const uint8_t *args, size_t len) {
 
 /* ---- coroutines ---- */
 
+/* Creating a coroutine without the protected call, when nothing in it can
+ * raise, else 0 (nothing done: p_coroutine runs under protection). As in
+ * resume_direct, raising is possible only where Lua allocates, so this runs
+ * with no call running (depth 0: only the cap refuses growth) and only when
+ * the cap has room for the thread, its stack and the thread table's growth
+ * (at most twice the table, which holds two entries per slot), when the
+ * thread table exists (the first coroutine makes it) and the slot array
+ * needs no growth, when the state is not cancelled, and when the instruction
+ * budget could not trip on that growth. It then counts as its own top-level
+ * call, as under protection: a fresh budget charged with that growth, and
+ * the last call's records cleared. The handle is the same as p_coroutine's.
+ * Only a failure of malloc itself within the cap could raise; that ends the
+ * process (the panic function), as a failed allocation ends a Swift
+ * program. */
+static int coroutine_direct(lua_State *L, rlua_control *c, int64_t fn, int64_t *out) {
+    size_t need = 4096 + 128 * ((size_t)c->co_count + 2);
+    if (c->depth != 0 || atomic_load(&c->cancel) || c->co_table_ref <= 0 ||
+        (c->co_free == 0 && c->co_count + 1 >= c->co_cap) || c->limits.instructions < need / RLUA_BYTES_PER_UNIT + 1 ||
+        c->mem_used > c->limits.memory_bytes || c->limits.memory_bytes - c->mem_used < need || !lua_checkstack(L, 4))
+        return 0;
+    int base = lua_gettop(L);
+    if (rlua_handle_push(L, fn) != LUA_TFUNCTION) {
+        lua_settop(L, base);
+        return 0; /* the protected path names the unknown handle */
+    }
+    c->idle_units = 0;
+    c->idle_bytes = 0;
+    lua_State *co = lua_newthread(L);
+    /* The hook it would have copied from a main thread armed for this call
+     * (one left counting every instruction by a trip would follow it into
+     * a resume from a host function, which does not re-arm). */
+    lua_sethook(co, rlua_hook, LUA_MASKCOUNT, c->limits.hook_interval);
+    lua_pushvalue(L, -2);
+    lua_xmove(L, co, 1);
+    *out = rlua_co_store(L, -1);
+    lua_settop(L, base);
+    /* What rlua_entry_begin, the charges and rlua_classify would have left. */
+    c->instr_used = c->idle_units;
+    c->alloc_since_check = c->idle_bytes;
+    c->trip = TRIP_NONE;
+    c->value_error = 0;
+    c->mem_refused = 0;
+    rlua_error_clear(&c->limit_error);
+    rlua_error_clear(&c->error);
+    return 1;
+}
+
 int32_t rlua_coroutine(lua_State *L, int64_t fn, int64_t *out) {
+    rlua_control *c = rlua_ctl(L);
+    if (coroutine_direct(L, c, fn, out))
+        return RLUA_OK;
     crossing x = { NULL, 0, fn, 0, NULL, 0 };
     int32_t result = rlua_entry_call(L, p_coroutine, &x);
     *out = x.handle;

@@ -307,6 +307,42 @@ struct ResumeOneTests {
         #expect(fast.contains { if case .values = $0.outcome { true } else { false } })
     }
 
+    @Test("making coroutines up to the memory cap, and on a cancelled state: refused with the limit's error, and every one made still runs")
+    func makingAtTheLimits() throws {
+        var limits = SandboxLimits.default
+        limits.memoryBytes = 384 * 1024
+        let lua = try LuaState(limits: limits)
+        let made = try lua.call(lua.load("""
+            local held = {}
+            return function(n) return coroutine.yield(n + 1) end, function(kib)
+              for i = 1, kib do held[i] = string.rep(string.char(65 + i % 26), 1024 - 40) end
+            end
+            """, as: "flows/many.lua"))
+        let body = try #require(made.first?.functionValue)
+        _ = try lua.call(try #require(made.last?.functionValue), [.integer(240)])
+        var coroutines: [LuaCoroutine] = []
+        var refused: LuaError?
+        for _ in 0..<2000 {
+            do { coroutines.append(try lua.makeCoroutine(body)) } catch {
+                refused = error
+                break
+            }
+        }
+        #expect(refused?.kind == .memoryLimit, "\(String(describing: refused))")
+        #expect(coroutines.count > 10)
+        // The coroutines made run, each with its own argument (released
+        // from the last, so that the state has room again).
+        for (i, co) in coroutines.enumerated().reversed() {
+            if i % 37 == 0 {
+                #expect(try lua.resume(co, passing: .integer(Int64(i))) == .yielded(.one(.integer(Int64(i) + 1))))
+            }
+            lua.release(co)
+        }
+        lua.cancellation.cancel()
+        let cancelled = try #require(throws: LuaError.self) { try lua.makeCoroutine(body) }
+        #expect(cancelled.kind == .budgetExceeded(.cancelled))
+    }
+
     @Test("misuse is reported the same: a finished coroutine, a released handle, another state's handle")
     func misuseAgrees() throws {
         let lua = try LuaState()
