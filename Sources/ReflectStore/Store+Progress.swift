@@ -271,12 +271,27 @@ extension Store {
     public func progressFacts(user: String, flow: String, today: CalendarDay) throws(StoreError) -> (streak: StreakFigures, progress: ProgressFacts) {
         try read { db in
             let streak = try Store.showedUpDays(user: user, in: db).figures(today: today)
+            // Every day of the flow's steps, read through a cursor by column
+            // index: rows arrive ordered by (step, kind, day), so each run of
+            // one step and kind is already ascending and is stored once.
             var days: [String: [ActivityMark.Kind: [CalendarDay]]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
-                                        arguments: [user, flow]) {
-                guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else { continue }
-                days[row["step"], default: [:]][kind, default: []].append(CalendarDay(ordinal: row["day"]))
+            let rows = try Row.fetchCursor(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
+                                           arguments: [user, flow])
+            var runStep = "", runKind = "", run: [CalendarDay] = []
+            func endRun() {
+                if !run.isEmpty, let kind = ActivityMark.Kind(rawValue: runKind) { days[runStep, default: [:]][kind] = run }
+                run = []
             }
+            while let row = try rows.next() {
+                let step: String = row[0], kind: String = row[1]
+                if step != runStep || kind != runKind {
+                    endRun()
+                    runStep = step
+                    runKind = kind
+                }
+                run.append(CalendarDay(ordinal: row[2]))
+            }
+            endRun()
             func progress(_ step: String, saved: ActivityMark.Kind) -> StepProgress {
                 StepProgress(step: step, saved: ShowedUpDays(ascending: days[step]?[saved] ?? []),
                              positive: ShowedUpDays(ascending: days[step]?[.positive] ?? []), today: today)

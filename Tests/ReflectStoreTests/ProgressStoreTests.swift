@@ -82,6 +82,39 @@ struct ProgressStoreTests {
         #expect(facts.week == "2026-W45")
     }
 
+    @Test("a session's per-step facts equal each step's own day sets, on random marks of several flows, steps and kinds")
+    func factsMatchEachStepsDays() throws {
+        for seed in UInt64(1)...6 {
+            var random = SplitMix(seed: seed)
+            let store = try temporaryStore()
+            let flows = ["coach.morning", "coach.evening"]
+            let steps = ["", "a", "b", "focus", "z"]
+            let today = day("2026-11-20")
+            var marks: [ActivityMark] = []
+            for _ in 0..<300 {
+                let flow = flows[Int.random(in: 0..<flows.count, using: &random)]
+                let step = steps[Int.random(in: 0..<steps.count, using: &random)]
+                let kind: ActivityMark.Kind = step.isEmpty ? .completed : [.saved, .positive][Int.random(in: 0...1, using: &random)]
+                let mark = CalendarDay(ordinal: today.ordinal - Int.random(in: 0..<60, using: &random))
+                marks.append(ActivityMark(day: mark, flow: flow, step: step, kind: kind))
+            }
+            try store.markActivity(marks, user: "default")
+            for flow in flows {
+                let (_, facts) = try store.progressFacts(user: "default", flow: flow, today: today)
+                let marked = Set(marks.filter { $0.flow == flow && !$0.step.isEmpty }.map(\.step)).sorted()
+                #expect(facts.steps.map(\.step) == marked, "seed \(seed), \(flow)")
+                for step in marked {
+                    let expected = StepProgress(step: step, saved: try store.stepDays(user: "default", flow: flow, step: step, kind: .saved),
+                                                positive: try store.stepDays(user: "default", flow: flow, step: step, kind: .positive), today: today)
+                    #expect(facts.steps.first { $0.step == step } == expected, "seed \(seed), \(flow)/\(step)")
+                }
+                let completed = StepProgress(step: "", saved: try store.stepDays(user: "default", flow: flow, step: "", kind: .completed),
+                                             positive: ShowedUpDays([]), today: today)
+                #expect(facts.completed == completed, "seed \(seed), \(flow)")
+            }
+        }
+    }
+
     @Test("reset achievements: cleared, streaks kept, and earned again only from later activity")
     func reset() throws {
         let store = try temporaryStore()
