@@ -271,32 +271,22 @@ extension Store {
     public func progressFacts(user: String, flow: String, today: CalendarDay) throws(StoreError) -> (streak: StreakFigures, progress: ProgressFacts) {
         try read { db in
             let streak = try Store.showedUpDays(user: user, in: db).figures(today: today)
-            // Every day of the flow's steps, read through a cursor by column
-            // index: rows arrive ordered by (step, kind, day), so each run of
-            // one step and kind is already ascending and is stored once.
-            var days: [String: [ActivityMark.Kind: [CalendarDay]]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
-                                           arguments: [user, flow])
-            var runStep = "", runKind = "", run: [CalendarDay] = []
-            func endRun() {
-                if !run.isEmpty, let kind = ActivityMark.Kind(rawValue: runKind) { days[runStep, default: [:]][kind] = run }
-                run = []
+            // What each step's facts need, without reading every day the
+            // flow was used: SQLite counts per step and kind (the key's own
+            // order), and only a step's current streak walks its days back
+            // from today, stopping at the first gap. Same figures as
+            // `StepProgress(step:saved:positive:today:)` over the step's day
+            // sets (ProgressStoreTests.factsMatchEachStepsDays).
+            let counts = try Store.stepDayCounts(user: user, flow: flow, today: today, in: db)
+            func progress(_ step: String, saved: ActivityMark.Kind) throws -> StepProgress {
+                let mine = counts[step]?[saved] ?? StepDayCount()
+                let yes = counts[step]?[.positive] ?? StepDayCount()
+                let streak = mine.days == 0 ? 0
+                    : try Store.currentStepStreak(user: user, flow: flow, step: step, kind: saved, today: today, in: db)
+                return StepProgress(step: step, streak: streak, days: mine.days, today: mine.today,
+                                    yesDays: yes.days, yesToday: yes.today, yesThisWeek: yes.thisWeek)
             }
-            while let row = try rows.next() {
-                let step: String = row[0], kind: String = row[1]
-                if step != runStep || kind != runKind {
-                    endRun()
-                    runStep = step
-                    runKind = kind
-                }
-                run.append(CalendarDay(ordinal: row[2]))
-            }
-            endRun()
-            func progress(_ step: String, saved: ActivityMark.Kind) -> StepProgress {
-                StepProgress(step: step, saved: ShowedUpDays(ascending: days[step]?[saved] ?? []),
-                             positive: ShowedUpDays(ascending: days[step]?[.positive] ?? []), today: today)
-            }
-            let steps = days.keys.filter { !$0.isEmpty }.sorted().map { progress($0, saved: .saved) }
+            let steps = try counts.keys.filter { !$0.isEmpty }.sorted().map { try progress($0, saved: .saved) }
             let anyCompleted = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND kind = 'completed' AND step = '' AND day = ?)
                 """, arguments: [user, today.ordinal]) ?? false
@@ -308,10 +298,60 @@ extension Store {
                     guard let pool = LinePool(rawValue: row["pool"]) else { return nil }
                     return LastLine(pool: pool, index: row["line_index"])
                 }
-            let facts = ProgressFacts(steps: steps, completed: progress("", saved: .completed), anyCompletedToday: anyCompleted,
+            let facts = ProgressFacts(steps: steps, completed: try progress("", saved: .completed), anyCompletedToday: anyCompleted,
                                       achievements: held, week: today.isoWeek, lastLines: lines)
             return (streak, facts)
         }
+    }
+}
+
+/// One step and kind's days as a session's facts count them.
+struct StepDayCount {
+    /// Days up to and including today.
+    var days = 0
+    /// Today is one of them.
+    var today = false
+    /// Days from today's ISO week's Monday to today.
+    var thisWeek = 0
+}
+
+extension Store {
+    /// Per step and kind of `flow`, the counts ``StepProgress`` needs, as
+    /// of `today`. Every step with a day of any kind is present (a step
+    /// whose days all lie after `today` counts zero); unknown kinds are
+    /// left out.
+    static func stepDayCounts(user: String, flow: String, today: CalendarDay,
+                              in db: Database) throws -> [String: [ActivityMark.Kind: StepDayCount]] {
+        var counts: [String: [ActivityMark.Kind: StepDayCount]] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT step, kind, SUM(day <= ?3), MAX(day = ?3), SUM(day >= ?4 AND day <= ?3)
+            FROM step_day WHERE user = ?1 AND flow = ?2 GROUP BY step, kind
+            """), arguments: [user, flow, today.ordinal, today.isoWeekStart.ordinal])
+        while let row = try rows.next() {
+            guard let kind = ActivityMark.Kind(rawValue: row[1]) else { continue }
+            counts[row[0], default: [:]][kind] = StepDayCount(days: row[2], today: row[3] as Int == 1, thisWeek: row[4])
+        }
+        return counts
+    }
+
+    /// Consecutive days of `step`'s `kind` ending `today`, or ending
+    /// yesterday when today has none yet (``ShowedUpDays/currentStreak(today:)``);
+    /// reads the days back from today only as far as the streak goes.
+    static func currentStepStreak(user: String, flow: String, step: String, kind: ActivityMark.Kind,
+                                  today: CalendarDay, in db: Database) throws -> Int {
+        let days = try Int.fetchCursor(db.cachedStatement(sql: """
+            SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? AND day <= ? ORDER BY day DESC
+            """), arguments: [user, flow, step, kind.rawValue, today.ordinal])
+        guard let last = try days.next() else { return 0 }
+        var expected = last == today.ordinal ? today.ordinal : today.ordinal - 1
+        var streak = 0
+        var day: Int? = last
+        while day == expected {
+            streak += 1
+            expected -= 1
+            day = try days.next()
+        }
+        return streak
     }
 }
 
