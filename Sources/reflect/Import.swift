@@ -14,7 +14,15 @@ struct Import: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        guard let data = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
+        // An unreadable file is refused before the store is opened: nothing
+        // is written, and the reason is the system's (missing, a directory,
+        // no permission).
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw failStore(.invalidImport(record: "file", field: "", reason: "cannot read \(file): \(Import.reason(error, path: file))"))
+        }
         let store = try storeOptions.open()
         do {
             let report = try store.importDocument(try ExportDocument.decodeValidated(from: data))
@@ -28,5 +36,15 @@ struct Import: ParsableCommand {
         } catch {
             throw failStore(error)
         }
+    }
+
+    /// Why `path` cannot be read, in the words a person knows (missing, a
+    /// directory, no permission), or Foundation's when it is something else.
+    private static func reason(_ error: any Error, path: String) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
+        if isDirectory.boolValue { return "it is a directory" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return error.localizedDescription
     }
 }

@@ -186,4 +186,34 @@ struct StorageInputTests {
         // The unchanged file imports.
         #expect(try CLIRunner.run(["import", try variant { _, _, _ in }, "--db", db]).status == 0)
     }
+
+    @Test("import of a missing file, a directory, or JSON that is not an object: a typed error naming the file, exit 1, nothing written")
+    func importUnreadableOrNotAnObject() throws {
+        let db = tempDB()
+        #expect(try CLIRunner.run(["log", "good", "--date", "2026-11-19", "--db", db]).status == 0)
+        let before = try CLIRunner.run(["export", "--db", db]).stdout.split(separator: "\n").filter { !$0.contains("exported_at") }
+        let missing = NSTemporaryDirectory() + "reflect-missing-\(UUID().uuidString).json"
+        let directory = NSTemporaryDirectory()
+        let cases: [(String, String)] = [
+            (missing, "cannot read \(missing): no such file"),
+            (directory, "cannot read \(directory): it is a directory"),
+            (try tempFile("list.json", Data("[]".utf8)), "its top level is a list"),
+            (try tempFile("text.json", Data("\u{FEFF} \"sessions\"".utf8)), "its top level is a text"),
+            (try tempFile("number.json", Data("42\n".utf8)), "its top level is a number"),
+            (try tempFile("null.json", Data("null".utf8)), "its top level is null"),
+        ]
+        for (file, reason) in cases {
+            let out = try CLIRunner.run(["import", file, "--db", db])
+            #expect(out.status == 1, "\(file): \(out.stderr)")
+            #expect(out.stderr.contains("error: invalid import: file: ") && out.stderr.contains(reason), "\(file): \(out.stderr)")
+            #expect(out.stderr.contains("[import.invalid]"), "\(file): \(out.stderr)")
+            #expect(!out.stderr.contains("Usage:") && !out.stderr.contains("Expected to decode"), "\(file): \(out.stderr)")
+        }
+        let after = try CLIRunner.run(["export", "--db", db]).stdout.split(separator: "\n").filter { !$0.contains("exported_at") }
+        #expect(after == before, "nothing was imported")
+        // A missing file does not create the store either.
+        let fresh = tempDB()
+        #expect(try CLIRunner.run(["import", missing, "--db", fresh]).status == 1)
+        #expect(!FileManager.default.fileExists(atPath: fresh))
+    }
 }

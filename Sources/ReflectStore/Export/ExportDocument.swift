@@ -429,6 +429,12 @@ extension ExportDocument {
             throw .invalidImport(record: "file", field: "", reason: ExportDocument.notJSON(data))
         } catch let DecodingError.dataCorrupted(c) {
             throw bad(c.codingPath, c.debugDescription)
+        } catch let DecodingError.typeMismatch(_, c) where c.codingPath.isEmpty {
+            // JSON, but not an object at the top: say what it is instead of
+            // the decoder's own words.
+            throw .invalidImport(record: "file", field: "", reason: ExportDocument.notAnObject(data))
+        } catch let DecodingError.valueNotFound(_, c) where c.codingPath.isEmpty {
+            throw .invalidImport(record: "file", field: "", reason: ExportDocument.notAnObject(data))
         } catch let DecodingError.typeMismatch(_, c) {
             throw bad(c.codingPath, c.debugDescription)
         } catch let DecodingError.keyNotFound(key, c) {
@@ -440,6 +446,19 @@ extension ExportDocument {
         }
         try doc.validate()
         return doc
+    }
+
+    /// Why a JSON file whose top level is not an object cannot be imported.
+    static func notAnObject(_ data: Data) -> String {
+        let first = data.first { !" \t\r\n".utf8.contains($0) && $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }
+        let what = switch first {
+        case UInt8(ascii: "["): "a list"
+        case UInt8(ascii: "\""): "a text"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"): "true or false"
+        case UInt8(ascii: "n"): "null"
+        default: "a number"
+        }
+        return "the file is JSON but its top level is \(what); an export is an object (written by `reflect export --format json`)"
     }
 
     /// Why a file that is not JSON cannot be imported: a CSV export is for
