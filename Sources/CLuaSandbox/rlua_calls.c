@@ -531,6 +531,22 @@ typedef struct kept_read {
     int misuse; /* set with the error text when the read itself is wrong */
 } kept_read;
 
+/* Pushes the result `k` reads from what slot `s` kept: nil when its index
+ * is out of range; else the value, on top of the coroutine table and, when
+ * several results were kept, their list (the caller restores its top).
+ * Raw reads of existing tables: allocates nothing, raises nothing; needs
+ * three stack slots. */
+static void push_kept(lua_State *L, const rlua_co_slot *s, const kept_read *k) {
+    if (k->index < 1 || k->index > s->kept) {
+        lua_pushnil(L);
+        return;
+    }
+    rlua_co_table_push(L);
+    lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
+    if (s->kept > 1)
+        lua_rawgeti(L, -1, k->index);
+}
+
 static int p_kept_read(lua_State *L) {
     kept_read *k = rlua_take_ud(L);
     rlua_control *c = rlua_ctl(L);
@@ -544,14 +560,7 @@ static int p_kept_read(lua_State *L) {
         return luaL_error(L, "the coroutine has not returned (or its values were not kept)");
     }
     luaL_checkstack(L, 4, NULL);
-    if (k->index < 1 || k->index > s->kept) {
-        lua_pushnil(L);
-    } else {
-        rlua_co_table_push(L);
-        lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
-        if (s->kept > 1)
-            lua_rawgeti(L, -1, k->index);
-    }
+    push_kept(L, s, k);
     if (k->key != NULL && k->key->type != RLUA_ONE_NONE) {
         if (lua_type(L, -1) != LUA_TTABLE) {
             k->misuse = 1;
@@ -594,14 +603,7 @@ static int kept_read_direct(lua_State *L, const kept_read *k) {
     if (s == NULL || s->kept < 0 || !lua_checkstack(L, 3))
         return 0;
     int base = lua_gettop(L);
-    if (k->index < 1 || k->index > s->kept) {
-        lua_pushnil(L);
-    } else {
-        rlua_co_table_push(L);
-        lua_rawgeti(L, -1, RLUA_CO_KEPT_KEY(k->handle & 0xffffffff));
-        if (s->kept > 1)
-            lua_rawgeti(L, -1, k->index);
-    }
+    push_kept(L, s, k);
     int done = 0;
     if (!keyed || lua_type(L, -1) == LUA_TTABLE) {
         if (keyed)
