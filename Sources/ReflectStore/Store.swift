@@ -196,15 +196,12 @@ public final class Store: Sendable {
             // A read-only file says SQLITE_READONLY; a WAL file on a
             // read-only mount, SQLITE_CANTOPEN (its -shm cannot be made).
             let mapped = StoreError.mapping(error, path: path)
-            switch mapped {
-            case .readOnly, .cannotOpen:
-                throw StoreError.olderDatabase(path: path, version: version, reason: "it cannot be upgraded here (no write access)")
-            default:
-                if (error as? DatabaseError)?.resultCode == .SQLITE_CANTOPEN {
-                    throw StoreError.olderDatabase(path: path, version: version, reason: "it cannot be upgraded here (no write access)")
-                }
-                throw mapped
+            let noWriteAccess = switch mapped {
+            case .readOnly, .cannotOpen: true
+            default: (error as? DatabaseError)?.resultCode == .SQLITE_CANTOPEN
             }
+            guard noWriteAccess else { throw mapped }
+            throw StoreError.olderDatabase(path: path, version: version, reason: "it cannot be upgraded here (no write access)")
         }
         return try openReadOnly(path)
     }
