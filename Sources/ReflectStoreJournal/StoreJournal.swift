@@ -61,6 +61,10 @@ public final class StoreJournal: SessionJournal {
         try answered(answer, position: position, prompt: prompt, outcome: AnswerOutcome(safety: safety))
     }
 
+    public func flaggedAtPause(_ category: SafetyCategory, step: StepID) throws {
+        try store.recordEvent(SessionEventRecord(sessionID: sessionID, kind: .safety, step: step, category: category, at: timestamp()))
+    }
+
     public func wentBack(from step: StepID) throws {
         try store.markDraft(session: sessionID, step: step)
     }

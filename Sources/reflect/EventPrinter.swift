@@ -63,13 +63,27 @@ final class EventPrinter {
     /// that language). At a terminal, a line that is neither yes nor no in
     /// that language is refused and the question asked again; from a pipe
     /// it counts as no.
+    /// `heard`: called with such a line first (the pause after a crisis
+    /// notice screens it: docs/safety.md); when it returns true it has
+    /// answered the line itself (shown the notice again), and the whole
+    /// question is asked again without the refusal.
     func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
+        confirm(question, input: input, defaultYes: defaultYes) { _ in false }
+    }
+
+    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true,
+                 heard: (String) throws -> Bool) rethrows -> Bool {
         let choices = hint(defaultYes ? .terminalYesDefault : .terminalNoDefault)
+        let whole = question
         var question = question
         while true {
             let typed = input.readText(prompt: question + " " + choices + " ") ?? ""
             if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
             if let answer = (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) { return answer }
+            if try heard(typed) {
+                question = whole
+                continue
+            }
             // A person who typed something else (an answer meant for the
             // question to come, a few words of how they feel) is asked
             // again: their line is never taken for "no".

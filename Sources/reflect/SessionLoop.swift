@@ -86,9 +86,28 @@ struct SessionLoop {
                 // send {"command": "quit"}.
                 let next = events.firstIndex { if case .prompt = $0 { true } else { false } } ?? events.endIndex
                 printer.print(Array(events[..<next]))
+                // What is typed at the offer, other than yes or no, is the
+                // person's words too: it passes the gate like an answer, and
+                // a crisis shows the notice and its resources again before
+                // the offer is repeated (docs/safety.md, "Text typed at the
+                // pause"). A journal failure there stops the run like one at
+                // an answer; the answers before it are saved.
                 if printer.interactive, printer.format == .text, session.current != nil,
                    case .safety(let notice)? = events.first(where: { if case .safety = $0 { true } else { false } }) {
-                    if printer.confirm("\n  " + notice.pause, input: input, defaultYes: false) {
+                    let paused: Bool
+                    do {
+                        paused = try printer.confirm("\n  " + notice.pause, input: input, defaultYes: false) { typed in
+                            guard let again = try session.screenAtPause(typed, after: notice) else { return false }
+                            printer.print([.safety(again)])
+                            return true
+                        }
+                    } catch {
+                        // The text was a crisis but could not be recorded:
+                        // the resources come before the error all the same.
+                        printer.print([.safety(notice)])
+                        throw error
+                    }
+                    if paused {
                         printer.note(printer.text(.terminalPaused, resumeHint))
                         return
                     }

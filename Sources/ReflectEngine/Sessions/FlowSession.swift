@@ -564,6 +564,23 @@ public final class FlowSession {
         current = prompt
     }
 
+    /// Screens a text the person typed after a crisis notice, at its offer
+    /// to pause (``SafetyNotice/pause``): not an answer to any question, but
+    /// their words all the same, so it passes the same gate as an answer
+    /// (the session's locale chain). On a crisis verdict the journal records
+    /// the category and the time against the notice's step, as for a
+    /// flagged answer (never the text, which is not an answer and is not
+    /// stored: docs/safety.md, "Text typed at the pause"), and the notice for
+    /// that category is returned, to be shown again with its resources
+    /// before the offer is repeated. nil when the text is not a crisis.
+    /// The flow never receives the text; what is legal next is unchanged
+    /// (the current prompt still waits for its answer).
+    public func screenAtPause(_ text: String, after shown: SafetyNotice) throws(EngineError) -> SafetyNotice? {
+        guard case .crisis(let category) = run.screen(text) else { return nil }
+        try record { try $0.flaggedAtPause(category, step: shown.step) }
+        return notice(category, step: shown.step)
+    }
+
     /// The region whose crisis lines are shown.
     public var region: String { options.region ?? language.defaultRegion }
 

@@ -60,6 +60,10 @@ public protocol SessionJournal: AnyObject {
     /// `safety` is the gate's category when the answer signals a crisis; the
     /// journal stores the flag and a category-and-time event, never the words twice.
     func answered(_ answer: RecordedAnswer, position: Int, prompt: Prompt, safety: SafetyCategory?) throws
+    /// A text typed at the offer to pause after `step`'s crisis notice was
+    /// flagged too (``FlowSession/screenAtPause(_:after:)``): a
+    /// category-and-time event, never the text. Default: nothing stored.
+    func flaggedAtPause(_ category: SafetyCategory, step: StepID) throws
     /// Going back: the step's answer became a draft.
     func wentBack(from step: StepID) throws
     func detected(_ type: DistortionType, step: StepID) throws
@@ -82,6 +86,7 @@ extension SessionJournal {
     }
 
     public func exposed(_ exposures: [VariantAssignment]) throws {}
+    public func flaggedAtPause(_ category: SafetyCategory, step: StepID) throws {}
 }
 
 /// The journal of a session that stores nothing (`reflect dev`, the flow
