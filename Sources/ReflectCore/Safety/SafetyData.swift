@@ -8,6 +8,7 @@ public struct SafetyData: Sendable, Equatable {
     public var slots: [String: [String]]
     /// Idioms that contain crisis words but are harmless ("killing it at
     /// work", "to die for", "Suicide Squad"): blanked out before matching.
+    /// They may use the slots ("cut myself a {portion}").
     public var benign: [String]
     /// Words that, just before a crisis phrase, negate it ("never", "don't").
     public var negations: [String]

@@ -103,7 +103,10 @@ public struct SafetyGate: Sendable {
         let (plain, rules) = try NearRules.split(data.phrases)
         try PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots).validate()
         try NearRules.validate(rules, slots: data.slots)
-        for words in [data.benign, data.negations, data.negationsVoid] where !words.isEmpty {
+        if !data.benign.isEmpty {
+            try PhraseLexicon(priority: ["x"], phrases: ["x": data.benign], slots: data.slots).validate()
+        }
+        for words in [data.negations, data.negationsVoid] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
         }
         if !data.negationsAfter.isEmpty {
@@ -151,7 +154,11 @@ public struct SafetyGate: Sendable {
             words.isEmpty ? [] : try PhraseMatcher.phrases(of: PhraseLexicon(priority: ["x"], phrases: ["x": squeeze ? words.map(squeezed) : words]))
                 .map(\.bytes)
         }
-        let benignPlain = try words(data.benign, squeeze: false), benignSqueezed = try words(data.benign, squeeze: true)
+        // Benign idioms may use the layer's slots ("cut myself a {portion}",
+        // "when i'm gone {away}"): expanded first, then squeezed like phrases.
+        let benignExpanded = data.benign.isEmpty ? [] : try PhraseLexicon(priority: ["x"], phrases: ["x": data.benign], slots: data.slots)
+            .expandedPhrases(of: "x")
+        let benignPlain = try words(benignExpanded, squeeze: false), benignSqueezed = try words(benignExpanded, squeeze: true)
         let voidPlain = try words(data.negationsVoid, squeeze: false), voidSqueezed = try words(data.negationsVoid, squeeze: true)
         let negation = try list(data.negations, squeeze: false), negationSqueezed = try list(data.negations, squeeze: true)
         let after = try afterList(squeeze: false), afterSqueezed = try afterList(squeeze: true)
