@@ -54,6 +54,32 @@ struct WriteFastPathTests {
         }
     }
 
+    /// The text answer's JSON is written sixteen and eight bytes at a time
+    /// while no byte needs an escape: one byte that does, at every offset
+    /// of every run length around those widths, is escaped as JSONEncoder
+    /// escapes it, and its neighbours (bytes next to the escaped ranges)
+    /// are not.
+    @Test("one byte to escape at any offset of a long run is escaped as JSONEncoder escapes it; its neighbours are not")
+    func escapeAtEveryOffset() throws {
+        let special: [UInt8] = Array(0..<0x20) + [0x22, 0x5C, 0x2F, 0x20, 0x21, 0x23, 0x2E, 0x30, 0x5B, 0x5D, 0x7E, 0x7F]
+        for length in 1...40 {
+            for offset in 0..<length {
+                for byte in special {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[offset] = byte
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let expected = try #require(AnswerValue.text(text).encodedJSON)
+                    #expect(AnswerValue.jsonString(text) == expected, "byte \(byte) at \(offset) of \(length)")
+                }
+            }
+        }
+        // Multi-byte characters around a quote, across the sixteen-byte step.
+        for offset in 0..<24 {
+            let text = String(repeating: "é", count: offset) + "\"" + String(repeating: "会", count: 8)
+            #expect(AnswerValue.jsonString(text) == AnswerValue.text(text).encodedJSON, "\(offset)")
+        }
+    }
+
     @Test("ASCII text is its own indexed form: the same as the full compatibility mapping and pairing")
     func indexedASCII() {
         var rng = SeededRandom(seed: 8)

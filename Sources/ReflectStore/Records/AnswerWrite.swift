@@ -179,19 +179,22 @@ final class AnswerStatements {
         capacity = grown
     }
 
-    /// Copies `s` up to its first NUL (as GRDB binds text).
+    /// Copies `s` up to its first NUL (as GRDB binds text): its UTF-8 read
+    /// in place (a native string's always is; anything else is made so).
     private func copy(_ s: String) -> Span {
+        if let span = s.utf8.withContiguousStorageIfAvailable({ copy($0) }) { return span }
         var s = s
-        return s.withUTF8 { bytes -> Span in
-            var count = bytes.count
-            if let base = bytes.baseAddress, let nul = memchr(base, 0, count) {
-                count = UnsafeRawPointer(nul) - UnsafeRawPointer(base)
-            }
-            reserve(count)
-            if count > 0, let base = bytes.baseAddress { (buffer + used).copyMemory(from: base, byteCount: count) }
-            defer { used += count }
-            return Span(offset: used, count: count)
-        }
+        return s.withUTF8 { copy($0) }
+    }
+
+    private func copy(_ bytes: UnsafeBufferPointer<UInt8>) -> Span {
+        var count = bytes.count
+        guard let base = bytes.baseAddress, count > 0 else { return Span(offset: used, count: 0) }
+        if let nul = memchr(base, 0, count) { count = UnsafeRawPointer(nul) - UnsafeRawPointer(base) }
+        reserve(count)
+        (buffer + used).copyMemory(from: base, byteCount: count)
+        defer { used += count }
+        return Span(offset: used, count: count)
     }
 
     /// The answer's stored JSON (``AnswerValue/storedJSON``), a text
@@ -289,9 +292,20 @@ extension AnswerValue {
         let count = s.count
         var i = 0
         while i < count {
+            // Sixteen bytes at a time, then eight: runs that need no escape
+            // are copied whole.
+            while i + 16 <= count {
+                let a = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let b = UnsafeRawPointer(base + i + 8).loadUnaligned(as: UInt64.self)
+                if escapes(a) | escapes(b) != 0 { break }
+                UnsafeMutableRawPointer(out + n).storeBytes(of: a, as: UInt64.self)
+                UnsafeMutableRawPointer(out + n + 8).storeBytes(of: b, as: UInt64.self)
+                i += 16
+                n += 16
+            }
             while i + 8 <= count {
                 let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-                if needsEscape(word) { break }
+                if escapes(word) != 0 { break }
                 UnsafeMutableRawPointer(out + n).storeBytes(of: word, as: UInt64.self)
                 i += 8
                 n += 8
@@ -305,15 +319,18 @@ extension AnswerValue {
         return n + 1
     }
 
-    /// Whether any of the eight bytes of `w` is escaped in a JSON string: a
-    /// control character (below 0x20), `"`, `\` or `/` (exact tests for
-    /// "some byte is zero" / "some byte is below n").
+    /// Nonzero exactly when some byte of `w` is escaped in a JSON string: a
+    /// control character (below 0x20), `"`, `\` or `/`. The usual tests for
+    /// "some byte is below n" and "some byte is zero" (after an XOR), OR-ed
+    /// before the one mask: a high bit can be set wrongly only above a byte
+    /// that truly matches, so the answer for the word is exact.
     @inline(__always)
-    private static func needsEscape(_ w: UInt64) -> Bool {
+    private static func escapes(_ w: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let below20 = (w &- ones &* 0x20) & ~w & highs != 0
-        return below20 || hasZero(w ^ (ones &* 0x22)) || hasZero(w ^ (ones &* 0x5C)) || hasZero(w ^ (ones &* 0x2F))
+        let q = w ^ (ones &* 0x22), bs = w ^ (ones &* 0x5C), sl = w ^ (ones &* 0x2F)
+        let below = (w &- ones &* 0x20) & ~w
+        let zero = ((q &- ones) & ~q) | ((bs &- ones) & ~bs) | ((sl &- ones) & ~sl)
+        return (below | zero) & highs
     }
 
     /// One byte of a JSON string's content, escaped when it must be; the
