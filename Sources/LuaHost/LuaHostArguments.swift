@@ -40,6 +40,14 @@ final class HostCallArguments {
         buffer = nil
     }
 
+    /// Holds another call's bytes: only for an object nobody else holds
+    /// (its previous call ended and was not kept), so no reader of the old
+    /// call can see the new values.
+    func reuse(_ buffer: UnsafeRawBufferPointer) {
+        self.buffer = buffer
+        decoded = nil
+    }
+
     /// The offset of the argument at a 1-based position in the bytes, nil
     /// when there is none or the bytes are gone.
     func offset(of position: Int) -> (UnsafeRawBufferPointer, Int)? {

@@ -190,15 +190,25 @@ extension LuaState {
         var last = openArguments.removeLast()
         let kept = !isKnownUniquelyReferenced(&last)
         last.settle(keep: kept)
+        // Nobody else holds it: the next call reuses it (no object per call).
+        if !kept { spareArguments = last }
+    }
+
+    /// An argument holder for a call's bytes: the spare one when there is
+    /// one (nobody else holds it, see ``finishArguments()``), else a new one.
+    private func takeArguments(_ buffer: UnsafeRawBufferPointer) -> HostCallArguments {
+        guard let spare = spareArguments else { return HostCallArguments(buffer: buffer, owner: id) }
+        spareArguments = nil
+        spare.reuse(buffer)
+        return spare
     }
 
     /// Makes a Swift function callable from Lua. The returned handle can be
     /// passed to Lua as a value, or defined as a global or module member.
     public func makeFunction(_ name: String, _ body: @escaping LuaHostFunction) throws(LuaError) -> LuaFunction {
         let L = try live()
-        let fid = nextHostFunctionID
-        nextHostFunctionID += 1
-        hostFunctions[fid] = HostFunctionEntry(name: name, body: body)
+        let fid = Int64(hostFunctions.count + 1)
+        hostFunctions.append(HostFunctionEntry(name: name, body: body))
         var handle: Int64 = 0
         try check(status: rlua_host_function(L, fid, name, &handle))
         return LuaFunction(id: handle, owner: id)
@@ -224,7 +234,8 @@ extension LuaState {
         // Encoded into storage kept between calls (no array per call).
         var bytes = hostOutput.takeScratch()
         defer { hostOutput.keepScratch(bytes) }
-        if let entry = hostFunctions[fid] {
+        if fid >= 1, fid <= hostFunctions.count {
+            let entry = hostFunctions[Int(fid - 1)]
             do {
                 // Checked whole before the function runs, whatever it reads;
                 // the general decoding names what is wrong.
@@ -236,7 +247,7 @@ extension LuaState {
                     }
                     throw LuaHostError("bad argument to '\(entry.name)'")
                 }
-                openArguments.append(HostCallArguments(buffer: arguments, owner: id))
+                openArguments.append(takeArguments(arguments))
                 activeThreads.append(thread)
                 let outcome: LuaHostResult
                 do {

@@ -22,8 +22,12 @@ public final class LuaState {
     // A state is used from one thread at a time (above): the two fields
     // every call reads skip the runtime's exclusivity bookkeeping.
     @exclusivity(unchecked) var raw: OpaquePointer?
-    var hostFunctions: [Int64: HostFunctionEntry] = [:]
-    var nextHostFunctionID: Int64 = 1
+    /// The host functions made so far: function id `n` is entry `n - 1`
+    /// (ids are handed out in order and never reused while the state lives).
+    var hostFunctions: [HostFunctionEntry] = []
+    /// A host call's argument holder kept for the next call (see
+    /// ``LuaState/dispatch(thread:function:arguments:output:outputCount:)``).
+    var spareArguments: HostCallArguments?
     let hostOutput = HostOutputBuffer()
     @exclusivity(unchecked) var activeThreads: [OpaquePointer] = []
     /// The arguments of the host calls under way (innermost last), whose

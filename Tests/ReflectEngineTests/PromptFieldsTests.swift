@@ -48,7 +48,8 @@ struct PromptFieldsTests {
                         let view = LuaTableView(buffer: b, entries: 9, arrayCount: EncodedValue.u32(b, 1), fieldCount: EncodedValue.u32(b, 5), owner: 1)
                         for names in [NamedFields.generate, NamedFields.feedback] {
                             let fields = NamedFields(view, names: names)
-                            for name in names + names + ["id", "text", "args", "requried", "", "id "] { #expect(fields[name] == t[name], "\(name) \(t)") }
+                            let strings = names.map(\.description)
+                            for name in strings + strings + ["id", "text", "args", "requried", "", "id "] { #expect(fields[name] == t[name], "\(name) \(t)") }
                         }
                     }
                 }

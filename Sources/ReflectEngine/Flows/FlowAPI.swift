@@ -794,8 +794,16 @@ public struct FlowAPI {
     /// `screen` is the session's (``Host/screen(_:)``, which remembers
     /// verdicts), else the language's gate.
     static func luaValue(_ answer: AnswerValue, language: Language, screen: ((String) -> SafetyVerdict)? = nil) -> LuaValue {
+        if case .text(let s) = answer { return luaValue(answer, flagged: (screen ?? language.safety.check)(s) != .ok) }
+        return luaValue(answer, flagged: false)
+    }
+
+    /// ``luaValue(_:language:screen:)`` of an answer whose verdict is known
+    /// already: `flagged` is whether the safety gate flags its text (a text
+    /// answer reaches the flow as "" then; other answers ignore it).
+    static func luaValue(_ answer: AnswerValue, flagged: Bool) -> LuaValue {
         switch answer {
-        case .text(let s): (screen ?? language.safety.check)(s) == .ok ? .string(s) : .string("")
+        case .text(let s): flagged ? .string("") : .string(s)
         case .integer(let i): .integer(Int64(i))
         case .number(let d): .number(d)
         case .boolean(let b): .boolean(b)

@@ -18,10 +18,11 @@ extension LuaTable: FieldLookup {}
 /// what the pass kept, any other in the table itself.
 struct NamedFields: FieldLookup {
     private let view: LuaTableView
-    private let names: [String]
+    private let names: [StaticString]
     private var values: [LuaValue]
 
-    init(_ view: LuaTableView, names: [String]) {
+    /// `names` are string literals (their bytes are compared, no String is made).
+    init(_ view: LuaTableView, names: [StaticString]) {
         self.view = view
         self.names = names
         var values = [LuaValue](repeating: .nil, count: names.count)
@@ -32,35 +33,34 @@ struct NamedFields: FieldLookup {
         self.values = values
     }
 
-    private static func index(of key: UnsafeRawBufferPointer, in names: [String]) -> Int? {
-        for (i, name) in names.enumerated() {
-            var name = name
-            let equal = name.withUTF8 { n in
-                guard n.count == key.count else { return false }
-                for j in 0..<n.count where n[j] != key[j] { return false }
-                return true
-            }
-            if equal { return i }
+    private static func index(of key: UnsafeRawBufferPointer, in names: [StaticString]) -> Int? {
+        search: for i in names.indices {
+            let name = names[i]
+            guard name.utf8CodeUnitCount == key.count else { continue }
+            let bytes = name.utf8Start
+            for j in 0..<key.count where bytes[j] != key[j] { continue search }
+            return i
         }
         return nil
     }
 
     subscript(name: String) -> LuaValue {
-        for (i, n) in names.enumerated() where n == name { return values[i] }
-        var found: LuaValue = .nil
         var name = name
-        name.withUTF8 { n in
+        return name.withUTF8 { n in
             let wanted = UnsafeRawBufferPointer(n)
+            if let i = Self.index(of: wanted, in: names) { return values[i] }
+            var found: LuaValue = .nil
             view.forEachField { field in
                 guard let key = field.name, key.count == wanted.count, key.elementsEqual(wanted) else { return }
                 found = field.value
             }
+            return found
         }
-        return found
     }
 
     /// The fields `s:generate` reads.
-    static let generate = ["id", "purpose", "fallback", "inputs", "args", "static", "timeout", "prompt", "framework", "distortion"]
+    static let generate: [StaticString] = ["id", "purpose", "fallback", "inputs", "args", "static", "timeout", "prompt", "framework",
+                                           "distortion"]
     /// The fields `s:feedback` reads.
-    static let feedback = ["pre", "post", "final", "inputs", "timeout", "framework", "distortion"]
+    static let feedback: [StaticString] = ["pre", "post", "final", "inputs", "timeout", "framework", "distortion"]
 }

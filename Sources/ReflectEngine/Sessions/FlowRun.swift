@@ -19,8 +19,8 @@ final class FlowRun: FlowAPI.Host {
     /// What the API accepted last (a prompt or a generation request), and
     /// the token its yield carries.
     private var pending: (token: Int64, yield: FlowYield)?
-    private var asked = Set<StepID>(minimumCapacity: 16)
-    private var requested = Set<StepID>(minimumCapacity: 4)
+    private var asked = StepIDSet(capacity: 16)
+    private var requested = StepIDSet(capacity: 4)
     /// The texts `s:generate` handed the flow (``FlowAPI/Host/isGeneratedText(_:)``):
     /// a few per run (one per `s:generate`, each id once), so a list searched
     /// with `==` (the equality a set would use) instead of hashing every
@@ -154,7 +154,7 @@ final class FlowRun: FlowAPI.Host {
         }
         switch yield {
         case .prompt(let spec):
-            guard asked.insert(spec.step).inserted else {
+            guard asked.insert(spec.step) else {
                 throw .invalidFlow(file: definition.file, line: nil,
                                    message: "flow '\(definition.id)' asks step '\(spec.step)' twice; step ids must be unique")
             }
@@ -166,17 +166,17 @@ final class FlowRun: FlowAPI.Host {
                 effects.append(.exposure(step: spec.step, experiment: a.experiment, variation: a.variation))
             }
         case .generate(let request):
-            guard requested.insert(request.id).inserted else {
+            guard requested.insert(request.id) else {
                 throw .invalidFlow(file: definition.file, line: lua.suspendedLine(coroutine),
                                    message: "flow '\(definition.id)' generates '\(request.id)' twice; generation ids must be unique")
             }
         case .related(let request):
-            guard requested.insert(request.id).inserted else {
+            guard requested.insert(request.id) else {
                 throw .invalidFlow(file: definition.file, line: lua.suspendedLine(coroutine),
                                    message: "flow '\(definition.id)' asks for related entries '\(request.id)' twice; request ids must be unique")
             }
         case .feedback:
-            guard requested.insert("feedback").inserted else {
+            guard requested.insert("feedback") else {
                 throw .invalidFlow(file: definition.file, line: nil, message: "flow '\(definition.id)' asks for feedback twice")
             }
         }

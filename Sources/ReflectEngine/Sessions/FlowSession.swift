@@ -187,9 +187,12 @@ public final class FlowSession {
         // Every answer passes the safety gate before the flow goes on.
         var flag: SafetyCategory?
         if case .text(let text) = value, case .crisis(let category) = run.screen(text) { flag = category }
-        let before = save
+        // What the save was, to put back if the journal refuses the answer
+        // (kept as parts, not a copy of the save: appending to an answer
+        // list another copy shares would copy the list).
+        let before = SaveUndo(save)
         save.answers.append(recorded)
-        save.drafts.removeAll { $0.step == prompt.step }
+        if save.drafts.contains(where: { $0.step == prompt.step }) { save.drafts.removeAll { $0.step == prompt.step } }
         save.flowVersion = definition.version
         // No "could you be more specific?" after a crisis notice.
         let probed = flag == nil && spec.probe && { if case .text(let text) = value { language.probe?.isVague(text) == true } else { false } }()
@@ -200,7 +203,8 @@ public final class FlowSession {
         var outcome = AnswerOutcome(safety: flag, probed: probed)
         if case .text(let text) = value { outcome.themes = language.themes.themes(in: text) }
         let driven: (next: FlowAPI.PromptSpec?, effects: [FlowEffect])
-        do { driven = try drive(answering: prompt.step, passing: FlowAPI.luaValue(value, language: language, screen: run.screen)) } catch {
+        // The verdict is the one just given (`flag` is nil exactly when the text passed).
+        do { driven = try drive(answering: prompt.step, passing: FlowAPI.luaValue(value, flagged: flag != nil)) } catch {
             // The flow failed after a valid answer: the answer is still kept.
             outcome.generated = unjournalledTexts
             if unjournalledRecall { outcome.recalled = save.recalled }
@@ -250,8 +254,8 @@ public final class FlowSession {
 
     /// Puts the session back where it was before an answer that could not
     /// be taken: the save as it was, the flow replayed up to its prompt.
-    private func rewind(to before: SessionSave) throws(EngineError) {
-        save = before
+    private func rewind(to before: SaveUndo) throws(EngineError) {
+        before.restore(&save)
         run = try FlowRun(source: source, language: language, options: options, seed: save.seed,
                           clock: FlowClock(iso8601: save.now) ?? options.clock, mood: save.mood, facts: save.facts)
         try replay()
@@ -555,13 +559,13 @@ public final class FlowSession {
             current = nil
             return
         }
-        var prompt = Prompt(session: sessionID, step: next.step, index: run.countedSoFar, total: definition.total, kind: next.kind,
-                            text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted,
-                            scale: next.scale, maxCharacters: next.maxCharacters)
-        if let draft = save.drafts.last(where: { $0.step == next.step }), prompt.shape.accepts(draft.value) {
-            prompt.draft = draft.value
+        // Built in place (no copy of the prompt into `current`).
+        current = Prompt(session: sessionID, step: next.step, index: run.countedSoFar, total: definition.total, kind: next.kind,
+                         text: next.text, options: next.options, hint: next.hint, required: next.required, counted: next.counted,
+                         scale: next.scale, maxCharacters: next.maxCharacters)
+        if let draft = save.drafts.last(where: { $0.step == next.step }), current?.shape.accepts(draft.value) == true {
+            current?.draft = draft.value
         }
-        current = prompt
     }
 
     /// Screens a text the person typed after a crisis notice, at its offer
@@ -593,5 +597,43 @@ public final class FlowSession {
 
     private func record(_ change: (any SessionJournal) throws -> Void) throws(EngineError) {
         do { try change(journal) } catch { throw .journal("\(error)") }
+    }
+}
+
+/// What ``FlowSession/submit(_:)`` may change in the save before the
+/// journal takes its answer, kept to put the save back exactly as it was
+/// when the journal refuses it: the answer appended, the step's draft
+/// removed, the flow's version, and what running the flow on records (texts
+/// `s:generate` and `s:feedback` got, related entries, celebrations).
+/// Nothing else of the save changes before the journal has the answer
+/// (exposures are recorded after it).
+///
+/// The answers are only appended to, so their count is kept: holding the
+/// list itself would make the append copy it. The other lists are held as
+/// they were; one that changes is copied then, once.
+private struct SaveUndo {
+    let answerCount: Int
+    let drafts: [RecordedAnswer]
+    let flowVersion: Int
+    let generated: [GeneratedText]
+    let recalled: [RecalledEntries]
+    let celebrations: [FiredCelebration]
+
+    init(_ save: SessionSave) {
+        answerCount = save.answers.count
+        drafts = save.drafts
+        flowVersion = save.flowVersion
+        generated = save.generated
+        recalled = save.recalled
+        celebrations = save.celebrations
+    }
+
+    func restore(_ save: inout SessionSave) {
+        save.answers.removeSubrange(answerCount...)
+        save.drafts = drafts
+        save.flowVersion = flowVersion
+        save.generated = generated
+        save.recalled = recalled
+        save.celebrations = celebrations
     }
 }

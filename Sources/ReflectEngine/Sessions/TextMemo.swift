@@ -17,6 +17,13 @@ struct TextMemo<Value> {
     private var texts: [String] = []
     private var values: [Value] = []
 
+    /// Room for a run's usual texts from the start (no regrowing while it runs).
+    init() {
+        lengths.reserveCapacity(8)
+        texts.reserveCapacity(8)
+        values.reserveCapacity(8)
+    }
+
     /// The remembered result for `text`, else `compute(text)` (remembered).
     mutating func value(for text: String, _ compute: (String) -> Value) -> Value {
         let length = text.utf8.count
