@@ -325,4 +325,27 @@ struct PromptShapeTypedTests {
         #expect(value(many.validate(.text("A nap"))) == .choices(["nap"]))
         #expect(value(many.validate(.text("a nap, musica"))) == .choices(["nap", "music"]))
     }
+
+    @Test("digits of every script count as full-width ones do: Arabic-Indic, Persian, Devanagari, Bengali, Thai")
+    func decimalDigitsOfAnyScript() {
+        let intensity = PromptShape(kind: .intensity)
+        #expect(value(intensity.validate(.text("٧"))) == .integer(7))         // Arabic-Indic
+        #expect(value(intensity.validate(.text("١٠"))) == .integer(10))
+        #expect(value(intensity.validate(.text("۳"))) == .integer(3))         // Persian (Extended Arabic-Indic)
+        #expect(value(intensity.validate(.text("७"))) == .integer(7))         // Devanagari
+        #expect(value(intensity.validate(.text("৫"))) == .integer(5))         // Bengali
+        #expect(value(intensity.validate(.text("๘"))) == .integer(8))         // Thai
+        #expect(code(intensity.validate(.text("١١"))) == "intensity_range")
+        // Numerals that are not decimal digits are still not numbers.
+        #expect(code(intensity.validate(.text("Ⅶ"))) == "intensity_range")
+        #expect(code(intensity.validate(.text("七"))) == "intensity_range")
+        let sleep = PromptShape(kind: .number, scale: NumberScale(min: 0, max: 24, step: 0.25))
+        #expect(value(sleep.validate(.text("٧٫٥"))) == .number(7.5))         // Arabic decimal separator
+        #expect(value(sleep.validate(.text("７．２５"))) == .number(7.25))
+        #expect(value(sleep.validate(.text("８"))) == .integer(8))
+        let one = PromptShape(kind: .singleChoice, optionIDs: ["walk", "call"])
+        #expect(value(one.validate(.text("٢"))) == .choice("call"))
+        let many = PromptShape(kind: .multiChoice, optionIDs: ["tea", "nap", "music"])
+        #expect(value(many.validate(.text("١، ٣"))) == .choices(["tea", "music"]))
+    }
 }

@@ -79,9 +79,10 @@ public struct NumberScale: Sendable, Equatable, Codable {
     }
 
     /// A typed number: `7`, `7.5`, `7,5` (a decimal comma, as de, es, fr,
-    /// pt-BR write it), with surrounding spaces; nil for anything else.
+    /// pt-BR write it), with surrounding spaces, in any script's decimal
+    /// digits (full-width ７, Arabic-Indic ٧ with ٫); nil for anything else.
     public static func parse(_ text: String) -> Double? {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = PromptShape.halfWidth(text)
         guard !t.isEmpty, t.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "," || $0 == "-" || $0 == "+") }),
               t.filter({ $0 == "." || $0 == "," }).count <= 1 else { return nil }
         return Double(t.replacingOccurrences(of: ",", with: "."))

@@ -37,8 +37,8 @@ public struct PromptShape: Sendable, Equatable {
     ///
     /// Text takes any string up to ``SessionSave/maxTextBytes`` without a
     /// NUL, and not only blanks when required; intensity a
-    /// whole number 0–10 (a numeric string such as "7" or full-width "７"
-    /// counts; "abc", 11 and 7.5 do not); a number a value of its scale (as a
+    /// whole number 0–10 (a numeric string such as "7", full-width "７" or
+    /// in any script's decimal digits, Arabic-Indic "٧", counts; "abc", 11 and 7.5 do not); a number a value of its scale (as a
     /// number or as text, with a decimal point or comma: "7.25", "7,25"),
     /// stored as an integer when whole; yes/no a boolean or the language's
     /// yes/no words; a choice a known option id, its 1-based number as text
@@ -172,15 +172,21 @@ public struct PromptShape: Sendable, Equatable {
         return nil
     }
 
-    /// Digits and separators as typed on any keyboard, as ASCII: full-width
-    /// forms (７, ，, ．, －) and the ideographic comma 、; trimmed.
+    /// Digits and separators as typed on any keyboard, as ASCII: every
+    /// Unicode decimal digit (full-width ７, Arabic-Indic ٧, Persian ۷,
+    /// Devanagari ७ …), full-width separators (，, ．, －), the ideographic
+    /// comma 、, the Arabic comma ، and decimal separator ٫; trimmed.
     static func halfWidth(_ s: String) -> String {
         var out = String.UnicodeScalarView()
         for scalar in s.unicodeScalars {
+            if scalar.value > 0x7F, scalar.properties.numericType == .decimal,
+               let v = scalar.properties.numericValue, v >= 0, v <= 9, let digit = Unicode.Scalar(0x30 + UInt32(v)) {
+                out.append(digit)
+                continue
+            }
             switch scalar.value {
-            case 0xFF10...0xFF19: out.append(Unicode.Scalar(scalar.value - 0xFF10 + 0x30) ?? scalar)
-            case 0xFF0C, 0x3001: out.append(",")
-            case 0xFF0E: out.append(".")
+            case 0xFF0C, 0x3001, 0x060C: out.append(",")
+            case 0xFF0E, 0x066B: out.append(".")
             case 0xFF0D: out.append("-")
             case 0x3000: out.append(" ")
             default: out.append(scalar)
