@@ -42,7 +42,8 @@ struct Dev: ParsableCommand {
         let input = try AnswerSource(path: nil, lineEditor: false)
         defer { if editing { LineEditor.end() } }
         while true {
-            if editing { LineEditor.begin(prompt: printer.askPrompt) } else { printer.ask() }
+            // A text question takes a multi-line paste as one answer, as `reflect run` does.
+            if editing { LineEditor.begin(prompt: printer.askPrompt, joiningPastes: session.current?.kind == .text) } else { printer.ask() }
             // Wait for a line or a change on disk, whichever comes first.
             var line: String?
             while true {

@@ -8,11 +8,19 @@ import ReflectCore
 /// takes one keystroke at a time and reports a line once Enter completes it.
 ///
 /// Contract:
-/// - ``begin(prompt:)`` shows the prompt; the editor then owns the line.
+/// - ``begin(prompt:joiningPastes:)`` shows the prompt; the editor then
+///   owns the line.
 /// - Each time stdin is readable, call ``feed()``: `.typing` until Enter
 ///   completes the line (`.line`, its UTF-8 bytes) or Ctrl-D on an empty
 ///   line ends input (`.end`). After either, the editor no longer owns the
-///   terminal line: call ``begin(prompt:)`` for the next one.
+///   terminal line: call ``begin(prompt:joiningPastes:)`` for the next one.
+/// - With `joiningPastes` (a text question), a paste of several lines is
+///   one `.line`, its lines joined by line breaks, as
+///   ``LineEditor/read(prompt:joiningPastes:)`` reads it: after a line
+///   break, what is already waiting within the paste window is read on
+///   under the continuation margin, the last pasted line open for editing
+///   until Enter. Lines typed ahead, waiting before the prompt was shown,
+///   stay one line each.
 /// - To print while a line is being typed, call ``interrupt()`` first (it
 ///   moves to a new line) and ``resume()`` after (it shows the prompt and
 ///   everything typed so far again, cursor where it was). Nothing typed is
@@ -31,6 +39,10 @@ extension LineEditor {
     /// (`reflect dev`'s loop), and its callback is a C function that
     /// cannot capture: hence one static, read and written on that thread only.
     nonisolated(unsafe) private static var delivered: Step = .typing
+    /// Whether the line in progress takes in a multi-line paste, and the
+    /// paste's lines completed so far (same thread as `delivered`).
+    nonisolated(unsafe) private static var joining = false
+    nonisolated(unsafe) private static var pasted: [UInt8]?
 
     private static let lineHandler: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void = { raw in
         guard let raw else {
@@ -41,7 +53,7 @@ extension LineEditor {
         free(raw)
     }
 
-    static func begin(prompt: String) {
+    static func begin(prompt: String, joiningPastes: Bool = false) {
         prepare()
         var safe = TerminalText.neutralized(prompt)
         if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
@@ -51,17 +63,35 @@ extension LineEditor {
             safe = String(safe[safe.index(after: lastBreak)...])
         }
         delivered = .typing
+        joining = joiningPastes && !inputWaiting(milliseconds: 0)
+        pasted = nil
         rl_callback_handler_install(safe, lineHandler)
     }
 
     static func feed() -> Step {
         rl_callback_read_char()
         let step = delivered
-        if step != .typing {
-            rl_callback_handler_remove()
-            delivered = .typing
+        guard step != .typing else { return .typing }
+        rl_callback_handler_remove()
+        delivered = .typing
+        switch step {
+        case .line(let bytes) where joining:
+            let sofar = pasted.map { $0 + [UInt8(ascii: "\n")] + bytes } ?? bytes
+            // The rest of a paste is already waiting: same answer, read on.
+            if inputWaiting(milliseconds: pasteWindowMilliseconds) {
+                pasted = sofar
+                rl_callback_handler_install(continuation, lineHandler)
+                return .typing
+            }
+            pasted = nil
+            return .line(sofar)
+        case .end where pasted != nil:
+            // Ctrl-D on the open last line of a paste: the paste is the answer.
+            defer { pasted = nil }
+            return .line(pasted ?? [])
+        default:
+            return step
         }
-        return step
     }
 
     /// Moves to a new line so that output does not overwrite the line
@@ -79,5 +109,6 @@ extension LineEditor {
     static func end() {
         rl_callback_handler_remove()
         delivered = .typing
+        pasted = nil
     }
 }

@@ -85,7 +85,7 @@ enum LineEditor {
     static let pasteWindowMilliseconds: Int32 = 30
 
     /// The margin under which a pasted answer's further lines are shown.
-    private static let continuation = "  "
+    static let continuation = "  "
 
     private static func readLine(_ prompt: String) -> [UInt8]? {
         guard let raw = readline(prompt) else { return nil }
@@ -94,7 +94,7 @@ enum LineEditor {
     }
 
     /// Whether input is waiting on stdin, within `milliseconds`.
-    private static func inputWaiting(milliseconds: Int32) -> Bool {
+    static func inputWaiting(milliseconds: Int32) -> Bool {
         var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         return poll(&fds, 1, milliseconds) > 0 && fds.revents & Int16(POLLIN) != 0
     }

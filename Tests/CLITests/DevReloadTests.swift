@@ -59,6 +59,40 @@ struct DevReloadTests {
         #expect(term.finish() == 0, "\(term.screen.suffix(400))")
     }
 
+    @Test("at a terminal: a multi-line paste into a text question is one answer, as in reflect run; its last line stays open until Enter")
+    func multiLinePaste() throws {
+        let flow = """
+            return flow {
+              id = "test.paste", version = 1,
+              run = function(s)
+                local one = s:ask { id = "one", text = "First question?" }
+                local two = s:ask { id = "two", text = "Second question?" }
+                s:message { id = "bye", text = "Kept: %1$@ and %2$@", args = { (one:gsub("\\n", " / ")), two } }
+              end,
+            }
+            """
+        let content = try ContentFixture(["flows/test/paste.lua": flow])
+        defer { content.remove() }
+        let term = try PseudoTerminal(["dev", "test.paste", "--content", content.root.path, "--interval", "0.05"])
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        // A terminal sends a paste's line breaks as Enter (CR).
+        term.type("line one\rline two\rline three")
+        at = try #require(term.waitFor("line three", after: at), "\(term.screen)")
+        usleep(300_000)
+        #expect(!term.screen[at...].contains("Second question?"), "the paste's lines answered the next question: \(term.screen)")
+        term.type(" ends here\r")
+        at = try #require(term.waitFor("Second question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("typed alone\r")
+        at = try #require(term.waitFor("Kept: ", after: at), "\(term.screen)")
+        #expect(term.waitFor("line one / line two / line three ends here and typed alone", after: at, timeout: 5) != nil,
+                "\(term.screen.suffix(400))")
+        term.type("\r")
+        term.type("\u{04}")
+        #expect(term.finish() == 0, "\(term.screen.suffix(400))")
+    }
+
     @Test("piped: each line is read once, a reload in between keeps the answers")
     func piped() throws {
         let content = try ContentFixture(["flows/test/dev.lua": DevReloadTests.flow("Second question?")])
