@@ -162,11 +162,13 @@ final class EventPrinter {
             return lines.joined(separator: "\n")
         case .distortion, .variant: return nil
         case .celebration(let c):
+            // A tiny one's "·" heads its line; alone it would be a stray
+            // dot, so a tiny celebration without a line is a checkmark.
             let mark = switch c.tier {
             case .big?: "🎉"
             case .medium?: "✨"
-            case .tiny?: "·"
-            case nil: "✓"
+            case .tiny? where c.line != nil: "·"
+            case .tiny?, nil: "✓"
             }
             return "  \(mark)" + (c.line.map { " " + $0.text } ?? "")
         case .invalid(_, _, let message): return "  ↳ " + message

@@ -22,6 +22,19 @@ struct CoachCLITests {
                                  #"{"checklist": {"sticky_notes": "skip", "produce": "done", "water": "done", "breakfast": "partly"}}"#,
                                  #""Lay out my walking shoes""#, #"{"done": true}"#]
 
+    @Test("at the terminal a tiny celebration without a line is a checkmark, never a lone dot")
+    func tinyCelebrationAtTheTerminal() throws {
+        let morning = try reflect(["run", "coach.morning", "--answers", "-", "--now", "2026-11-24T07:30:00+01:00"],
+                                  stdin: Self.morningAnswers.joined(separator: "\n") + "\n")
+        #expect(morning.status == 0, "\(morning.stderr)")
+        let lines = morning.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(!lines.contains { $0.trimmingCharacters(in: .whitespaces) == "·" }, "\(morning.stdout)")
+        // The reset's tiny celebration (first reset of the day) comes right after the reset's prompt.
+        let reset = try #require(morning.stdout.range(of: "Reset Your State"), "\(morning.stdout)")
+        let identity = try #require(morning.stdout.range(of: "Reconnect With Your Identity"), "\(morning.stdout)")
+        #expect(morning.stdout[reset.upperBound..<identity.lowerBound].contains("\n  ✓\n"), "\(morning.stdout)")
+    }
+
     @Test("a JSONL morning at 07:30 and evening at 21:00 for a new person: the spec's prompts in order, the plan quoted, the checklist from the Prep Library")
     func morningAndEvening() throws {
         let morning = try reflect(["run", "coach.morning", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T07:30:00+01:00"],
