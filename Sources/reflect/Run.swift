@@ -108,7 +108,7 @@ struct Run: ParsableCommand {
                 let resumer = SessionResumer(store: store, library: library, generation: generation)
                 let attempt = resumer.attempt(latest.id)
                 if case .flowChanged(let step, let why)? = attempt.whyNot {
-                    let show = "reflect show \(latest.id.prefix(8))" + (storeOptions.db.map { " --db \(SessionLoop.shellQuoted($0))" } ?? "")
+                    let show = SessionLoop.showHint(session: latest.id, store: storeOptions)
                     if drive.format == .jsonl || drive.answers != nil {
                         guard !resume else {
                             printer.fail(.flowChanged(step: step, message: why + "; run without --resume to set it aside (its answers are kept) and start anew"))
@@ -128,7 +128,7 @@ struct Run: ParsableCommand {
                         }
                         try store.setAside(latest.id, at: stamps.stamp())
                     }
-                    return try startNewSession(session, store: store, stamps: stamps, printer: printer, input: input)
+                    return try startNewSession(session, library: library, store: store, stamps: stamps, printer: printer, input: input)
                 }
                 var resumeIt = resume
                 if !resume {
@@ -144,11 +144,13 @@ struct Run: ParsableCommand {
                     session = try resumer.resume(attempt)
                     return try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                                            answersPath: drive.answers,
-                                           resumeHint: SessionLoop.resumeHint(session: latest.id, content: contentOptions, store: storeOptions))
+                                           resumeHint: SessionLoop.resumeHint(session: latest.id, content: contentOptions, store: storeOptions),
+                                           showHint: SessionLoop.showHint(session: latest.id, store: storeOptions),
+                                           reopens: { (try? resumer.open(latest.id)) != nil })
                         .run(resumed: true)
                 }
             }
-            try startNewSession(session, store: store, stamps: stamps, printer: printer, input: input)
+            try startNewSession(session, library: library, store: store, stamps: stamps, printer: printer, input: input)
         } catch let e as EngineError {
             printer.fail(e)
             throw ExitCode(1)
@@ -160,13 +162,17 @@ struct Run: ParsableCommand {
 
 extension Run {
     /// Stores `session` as begun and runs it.
-    func startNewSession(_ session: FlowSession, store: Store, stamps: Timestamps, printer: EventPrinter, input: AnswerSource) throws {
+    func startNewSession(_ session: FlowSession, library: ContentLibrary, store: Store, stamps: Timestamps, printer: EventPrinter,
+                         input: AnswerSource) throws {
         let lease = try store.lease(session: session.sessionID)
         try store.beginSession(SessionRecord(starting: session, user: storeOptions.user, personality: personality,
                                              startedAt: stamps.stamp()))
+        let resumer = SessionResumer(store: store, library: library, generation: generation)
         try SessionLoop(session: session, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                         answersPath: drive.answers,
-                        resumeHint: SessionLoop.resumeHint(session: session.sessionID, content: contentOptions, store: storeOptions))
+                        resumeHint: SessionLoop.resumeHint(session: session.sessionID, content: contentOptions, store: storeOptions),
+                        showHint: SessionLoop.showHint(session: session.sessionID, store: storeOptions),
+                        reopens: { (try? resumer.open(session.sessionID)) != nil })
             .run(resumed: false)
     }
 }
@@ -221,8 +227,9 @@ struct Resume: ParsableCommand {
             // One writer per session: the lease first, then the answers are read.
             let lease = try store.lease(session: id)
             let opened: FlowSession
+            let resumer = SessionResumer(store: store, library: try contentOptions.open(), generation: generation)
             do {
-                opened = try SessionResumer(store: store, library: try contentOptions.open(), generation: generation).open(id)
+                opened = try resumer.open(id)
             } catch EngineError.flowChanged(let step, let why) {
                 let flow = try store.detail(id).session.flowID
                 throw EngineError.flowChanged(step: step, message: why + "; `reflect run \(flow)` offers to start anew, "
@@ -230,7 +237,9 @@ struct Resume: ParsableCommand {
             }
             try SessionLoop(session: opened, store: store, lease: lease, stamps: stamps, printer: printer, input: input,
                             answersPath: drive.answers,
-                            resumeHint: SessionLoop.resumeHint(session: id, content: contentOptions, store: storeOptions))
+                            resumeHint: SessionLoop.resumeHint(session: id, content: contentOptions, store: storeOptions),
+                            showHint: SessionLoop.showHint(session: id, store: storeOptions),
+                            reopens: { (try? resumer.open(id)) != nil })
                 .run(resumed: true)
         } catch let e as EngineError {
             printer.fail(e)

@@ -18,6 +18,14 @@ struct SessionLoop {
         return words.joined(separator: " ")
     }
 
+    /// `reflect show ID`, with the `--db` and `--user` that found this session.
+    static func showHint(session: String, store: StoreOptions) -> String {
+        var words = ["reflect", "show", String(session.prefix(8))]
+        if let db = store.db { words += ["--db", shellQuoted(db)] }
+        if store.user != "default" { words += ["--user", shellQuoted(store.user)] }
+        return words.joined(separator: " ")
+    }
+
     static func shellQuoted(_ s: String) -> String {
         s.allSatisfy { $0.isLetter || $0.isNumber || "/._-+=:,@".contains($0) } ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
@@ -33,6 +41,12 @@ struct SessionLoop {
     /// How to continue later, as typed: `reflect resume ID` with the
     /// `--db`, `--content` and `--user` this run was given.
     let resumeHint: String
+    /// How to read the session's answers: `reflect show ID` with `--db`, `--user`.
+    let showHint: String
+    /// Whether the session, as stored now, opens again (a replay of its
+    /// answers): after a flow error a person is told `resumeHint` only
+    /// when it does, else that their answers are kept and `showHint`.
+    let reopens: () -> Bool
 
     func run(resumed: Bool) throws {
         // The related-entries index catches up with this run's answers in
@@ -72,9 +86,20 @@ struct SessionLoop {
                 return
             case .success(let answer):
                 let events: [FlowEvent]
-                do { events = try session.submit(answer) } catch {
+                do { events = try session.submit(answer) } catch let error as EngineError {
                     // The flow failed after taking the answer: what the
-                    // answer showed (saved, a crisis notice) comes first.
+                    // answer showed (saved, a crisis notice) comes first,
+                    // then the error, then what the person can do: resume
+                    // when the stored session opens again (the failure did
+                    // not come from its answers: a store that could not
+                    // write, a time limit), else read what is kept.
+                    printer.print(session.shownBeforeFailure)
+                    printer.fail(error)
+                    if printer.format == .text {
+                        printer.note(reopens() ? printer.text(.terminalStopped, resumeHint) : printer.text(.terminalFailedSaved, showHint))
+                    }
+                    throw ExitCode(1)
+                } catch {
                     printer.print(session.shownBeforeFailure)
                     throw error
                 }

@@ -70,6 +70,7 @@ public enum EngineString: String, CaseIterable, Sendable {
     case terminalFlowChanged = "terminal.flow_changed"
     case terminalStartAnew = "terminal.start_anew"
     case terminalKeptAsIs = "terminal.kept_as_is"
+    case terminalFailedSaved = "terminal.failed_saved"
 
     // `reflect progress` and `reflect coach context` in text form. Counts are
     // written as a label and a value ("Days in a row: 1"): the locale files
