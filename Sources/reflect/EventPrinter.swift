@@ -152,7 +152,7 @@ final class EventPrinter {
             }
             if !p.required, p.kind != .message, p.kind != .action { lines.append("   " + hint(.hintOptional)) }
             if let draft = p.draft {
-                lines.append("   " + Template(hint(.hintDraft)).render([describe(draft)]))
+                lines.append("   " + Template(hint(.hintDraft)).render([describe(draft, options: p.options)]))
             }
             return lines.joined(separator: "\n")
         case .probe(_, let text): return "  ✎ " + text
@@ -200,17 +200,25 @@ final class EventPrinter {
         return end(scale.min, scale.minLabel) + " … " + end(scale.max, scale.maxLabel) + step
     }
 
-    private func describe(_ v: AnswerValue) -> String {
+    /// An earlier answer as the person sees it: options by their labels,
+    /// yes/no and checklist marks in the session's answer words (what they
+    /// would type; a skipped question as `:skip`), never ids or English.
+    private func describe(_ v: AnswerValue, options: [PromptOption]) -> String {
+        let words = language?.localizer.answerWords ?? AnswerWords.english
+        func label(_ id: String) -> String { options.first { $0.id == id }?.text ?? id }
         switch v {
-        case .text(let s): "“\(Quote.excerpt(s))”"
-        case .integer(let i): "\(i)"
-        case .number(let d): NumberScale.format(d)
-        case .boolean(let b): b ? "yes" : "no"
-        case .choice(let id): id
-        case .choices(let ids): ids.joined(separator: ", ")
-        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }.joined(separator: ", ")
-        case .acknowledged: "done"
-        case .skipped: "skipped"
+        case .text(let s): return "“\(Quote.excerpt(s))”"
+        case .integer(let i): return "\(i)"
+        case .number(let d): return NumberScale.format(d)
+        case .boolean(let b): return words.word(for: b)
+        case .choice(let id): return label(id)
+        case .choices(let ids): return ids.map(label).joined(separator: ", ")
+        case .checklist(let marks):
+            // In the checklist's order, as the marks are typed.
+            let ordered = options.map(\.id).filter { marks[$0] != nil } + marks.keys.filter { id in !options.contains { $0.id == id } }.sorted()
+            return ordered.compactMap { id in marks[id].map { "\(label(id)): \(words.word(for: $0))" } }.joined(separator: ", ")
+        case .acknowledged: return words.word(for: .done)
+        case .skipped: return ":skip"  // the command that skipped it, in every language
         }
     }
 }

@@ -22,6 +22,19 @@ struct CoachCLITests {
                                  #"{"checklist": {"sticky_notes": "skip", "produce": "done", "water": "done", "breakfast": "partly"}}"#,
                                  #""Lay out my walking shoes""#, #"{"done": true}"#]
 
+    @Test("an earlier answer offered again after :back is shown in the person's language: a choice by its label, yes/no in their words")
+    func draftInThePersonsLanguage() throws {
+        let needHelp = try reflect(["run", "coach.need-help", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"],
+                                   stdin: "1\n:back\n:quit\n")
+        #expect(needHelp.stdout.contains("frühere Antwort: Stress / Gefühle (Enter drücken"), "\(needHelp.stdout)")
+        let evening = try reflect(["run", "coach.evening", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"],
+                                  stdin: "ja\nDer Spaziergang\n:back\n:back\n:quit\n")
+        #expect(evening.stdout.contains("frühere Antwort: ja (Enter drücken"), "\(evening.stdout)")
+        #expect(!evening.stdout.contains("frühere Antwort: yes"), "\(evening.stdout)")
+        let english = try reflect(["run", "coach.need-help", "--new", "--now", "2026-11-24T21:00:00+01:00"], stdin: "2\n:back\n:quit\n")
+        #expect(english.stdout.contains("earlier answer: Habit / Automatic (press Enter"), "\(english.stdout)")
+    }
+
     @Test("at the terminal a tiny celebration without a line is a checkmark, never a lone dot")
     func tinyCelebrationAtTheTerminal() throws {
         let morning = try reflect(["run", "coach.morning", "--answers", "-", "--now", "2026-11-24T07:30:00+01:00"],

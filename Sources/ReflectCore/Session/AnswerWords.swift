@@ -45,6 +45,22 @@ public struct AnswerWords: Sendable, Equatable {
         return nil
     }
 
+    /// The word that shows `value` to a person (an earlier answer offered
+    /// again): the first of this layer's words, else a fallback's, else English.
+    public func word(for value: Bool) -> String {
+        (value ? yes : no).first ?? fallbacks.lazy.map { $0.word(for: value) }.first ?? (value ? "yes" : "no")
+    }
+
+    /// The word that shows `mark` to a person, as ``word(for:)-(Bool)`` finds it.
+    public func word(for mark: ChecklistMark) -> String {
+        let words = switch mark {
+        case .done: done
+        case .partly: partly
+        case .skip: skip
+        }
+        return words.first ?? fallbacks.lazy.map { $0.word(for: mark) }.first ?? mark.rawValue
+    }
+
     public func mark(_ typed: String) -> ChecklistMark? {
         let t = AnswerWords.key(typed)
         for (words, mark) in [(done, ChecklistMark.done), (partly, .partly), (skip, .skip)]
