@@ -66,12 +66,7 @@ struct Chat: ParsableCommand {
             let history = try store.recentChat(user: storeOptions.user, limit: CoachChat.contextTurns)
                 .map { ChatTurn(role: $0.role == .person ? .person : .coach, text: $0.text) }
             // The day's coach context and nudge (coach spec §10).
-            let facts = try store.userFacts(user: storeOptions.user, flowID: "coach.chat", clock: stamps.current, rules: settings.dayRules)
-            let day = settings.dayRules.moment(stamps.current).day
-            let notes = try store.cravingNotes(user: storeOptions.user, from: day.adding(days: -6), to: day)
-            let coach = CoachContext.make(earlier: facts.earlierAnswers, streak: facts.streak, cravings: notes.map(\.type)) { nudge in
-                language.localizer.string(nudge.key) ?? nudge.key
-            }
+            let coach = try store.coachContext(user: storeOptions.user, clock: stamps.current, rules: settings.dayRules, language: language)
             // The person's personalization profile: the length, tone and topics the provider is asked to keep to.
             let profile = try store.personalizationProfile(user: storeOptions.user)
             let chat = CoachChat(language: language, region: region, generator: try generation.make(language: language, library: library, settings: settings),

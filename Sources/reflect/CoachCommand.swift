@@ -35,12 +35,7 @@ struct CoachCommand: ParsableCommand {
             let context: CoachContext
             do {
                 let settings = try store.settings(user: storeOptions.user)
-                let facts = try store.userFacts(user: storeOptions.user, flowID: "coach.chat", clock: stamps.current, rules: settings.dayRules)
-                let day = settings.dayRules.moment(stamps.current).day
-                let notes = try store.cravingNotes(user: storeOptions.user, from: day.adding(days: -6), to: day)
-                context = CoachContext.make(earlier: facts.earlierAnswers, streak: facts.streak, cravings: notes.map(\.type)) { nudge in
-                    language.localizer.string(nudge.key) ?? nudge.key
-                }
+                context = try store.coachContext(user: storeOptions.user, clock: stamps.current, rules: settings.dayRules, language: language)
             } catch {
                 throw failStore(error)
             }

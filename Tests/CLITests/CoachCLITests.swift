@@ -22,6 +22,25 @@ struct CoachCLITests {
                                  #"{"checklist": {"sticky_notes": "skip", "produce": "done", "water": "done", "breakfast": "partly"}}"#,
                                  #""Lay out my walking shoes""#, #"{"done": true}"#]
 
+    @Test("after seven mornings in a row the coach context has the streak reflect progress shows, and its nudge; five of the last seven get the five-day nudge")
+    func coachContextStreak() throws {
+        for day in 20...26 {
+            let morning = try reflect(["run", "coach.morning", "--answers", "-", "--now", "2026-11-\(day)T07:30:00+01:00"],
+                                      stdin: Self.morningAnswers.joined(separator: "\n") + "\n")
+            #expect(morning.status == 0, "\(morning.stderr)")
+        }
+        let noon = "2026-11-26T12:00:00+01:00"
+        let context = try reflect(["coach", "context", "--now", noon])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(context.stdout.utf8)) as? [String: Any], "\(context.stdout)")
+        #expect(json["current_streak"] as? Int == 7 && json["days_this_week"] as? Int == 7, "\(context.stdout)")
+        #expect(json["nudge"] as? String == "Seven days in a row—amazing consistency!", "\(context.stdout)")
+        let progress = try reflect(["progress", "--now", noon])
+        #expect(progress.stdout.hasPrefix("Days in a row: 7"), "\(progress.stdout)")
+        // Two days later, with the 27th and 28th missed: 5 of the last 7, no streak today.
+        let later = try reflect(["coach", "context", "--now", "2026-11-28T12:00:00+01:00", "--format", "text"])
+        #expect(later.stdout.contains("You’ve showed up on 5 days this week—your future self feels this."), "\(later.stdout)")
+    }
+
     @Test("an earlier answer offered again after :back is shown in the person's language: a choice by its label, yes/no in their words")
     func draftInThePersonsLanguage() throws {
         let needHelp = try reflect(["run", "coach.need-help", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"],
