@@ -22,6 +22,8 @@ struct ReportFormatter {
     // MARK: Numbers
 
     static func number(_ x: Double, digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
+    /// A sample's mean, or "—" when it has no value (a mean of nothing is not 0).
+    static func mean(_ s: SampleSummary) -> String { s.count > 0 ? number(s.mean) : "—" }
     static func signed(_ x: Double, digits: Int = 2) -> String { (x >= 0 ? "+" : "−") + String(format: "%.\(digits)f", abs(x)) }
     static func percent(_ x: Double) -> String { String(format: "%.1f%%", x * 100) }
     static func points(_ x: Double) -> String { (x >= 0 ? "+" : "−") + String(format: "%.1f pts", abs(x) * 100) }
@@ -112,21 +114,21 @@ struct ReportFormatter {
         lines.append("Intensity change (pre − post, higher = more relief), intent to treat — primary")
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
-            lines.append("  \(a.variation): mean \(Self.number(a.intentToTreat.mean)) (n = \(a.intentToTreat.count))"
+            lines.append("  \(a.variation): mean \(Self.mean(a.intentToTreat)) (n = \(a.intentToTreat.count))"
                          + (c.map { "  vs control " + welch($0.intentToTreat) } ?? ""))
         }
         if let heading = perPersonHeading {
             lines.append("  " + heading)
             for a in report.arms {
                 let c = report.comparisons.first { $0.variation == a.variation }
-                lines.append("    \(a.variation): mean \(Self.number(a.perPerson.mean)) (n = \(a.perPerson.count))"
+                lines.append("    \(a.variation): mean \(Self.mean(a.perPerson)) (n = \(a.perPerson.count))"
                              + (c.map { "  vs control " + welch($0.perPerson) } ?? ""))
             }
         }
         lines.append("Completers only — secondary (biased when completion differs)")
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
-            lines.append("  \(a.variation): mean \(Self.number(a.completers.mean)) (n = \(a.completers.count))"
+            lines.append("  \(a.variation): mean \(Self.mean(a.completers)) (n = \(a.completers.count))"
                          + (c.map { "  vs control " + welch($0.completers) } ?? ""))
         }
         lines.append("Completion, per exposed session")
@@ -169,21 +171,21 @@ struct ReportFormatter {
                   "| variation | mean | n | vs control (95% CI), lift, p | verdict |", "| --- | ---: | ---: | --- | --- |"]
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
-            lines.append("| `\(a.variation)` | \(Self.number(a.intentToTreat.mean)) | \(a.intentToTreat.count) | "
+            lines.append("| `\(a.variation)` | \(Self.mean(a.intentToTreat)) | \(a.intentToTreat.count) | "
                          + "\(c.map { welch($0.intentToTreat) } ?? "control") | \(c.map(judged) ?? "") |")
         }
         if let heading = perPersonHeading {
             lines += ["", "### \(heading)", "", "| variation | mean | people | vs control (95% CI), lift, p |", "| --- | ---: | ---: | --- |"]
             for a in report.arms {
                 let c = report.comparisons.first { $0.variation == a.variation }
-                lines.append("| `\(a.variation)` | \(Self.number(a.perPerson.mean)) | \(a.perPerson.count) | "
+                lines.append("| `\(a.variation)` | \(Self.mean(a.perPerson)) | \(a.perPerson.count) | "
                              + "\(c.map { welch($0.perPerson) } ?? "control") |")
             }
         }
         lines += ["", "## Completers only — secondary", "", "| variation | mean | n | vs control (95% CI), lift, p |", "| --- | ---: | ---: | --- |"]
         for a in report.arms {
             let c = report.comparisons.first { $0.variation == a.variation }
-            lines.append("| `\(a.variation)` | \(Self.number(a.completers.mean)) | \(a.completers.count) | \(c.map { welch($0.completers) } ?? "control") |")
+            lines.append("| `\(a.variation)` | \(Self.mean(a.completers)) | \(a.completers.count) | \(c.map { welch($0.completers) } ?? "control") |")
         }
         lines += ["", "## Proportions", "", "| variation | completion vs control | came back ≤ 7 d vs control |", "| --- | --- | --- |"]
         for c in report.comparisons { lines.append("| `\(c.variation)` | \(proportion(c.completion)) | \(proportion(c.returned)) |") }

@@ -86,6 +86,19 @@ struct ExperimentsCLITests {
         #expect(list.stdout.contains("q1-wording  running") && list.stdout.contains("4000 exposures"), "\(list.stdout)")
     }
 
+    @Test("a report before anyone was exposed shows no mean for an arm with no data (—), never a mean of 0.00")
+    func reportWithoutData() throws {
+        let dir = try content(["q1-wording": Self.twoArms])
+        let db = tempDB()
+        let text = try CLIRunner.run(["experiments", "report", "q1-wording", "--content", dir.path, "--db", db])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(!text.stdout.contains("mean 0.00"), "\(text.stdout)")
+        #expect(text.stdout.contains("  control: mean — (n = 0)") && text.stdout.contains("  warm: mean — (n = 0)"), "\(text.stdout)")
+        #expect(text.stdout.contains("not enough data"), "\(text.stdout)")
+        let md = try CLIRunner.run(["experiments", "report", "q1-wording", "--content", dir.path, "--db", db, "--format", "md"])
+        #expect(md.stdout.contains("| `control` | — | 0 |") && !md.stdout.contains("| 0.00 | 0 |"), "\(md.stdout)")
+    }
+
     @Test("people with several sessions: the report counts them per person too, and marks a verdict only sessions support")
     func perPersonCheck() throws {
         let dir = try content(["q1-wording": Self.twoArms])
