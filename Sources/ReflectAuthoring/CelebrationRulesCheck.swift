@@ -28,7 +28,7 @@ struct CelebrationRulesCheck {
     /// The findings for one rules file's text.
     static func check(_ text: String, file: String) -> [Diagnostic] {
         var out: [Diagnostic] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (index, line) in LineEndings.normalized(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let code = line.components(separatedBy: "--").first ?? ""
             for (field, value) in literals(in: code) {
                 let problem: String?

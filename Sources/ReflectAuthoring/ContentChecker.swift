@@ -145,7 +145,7 @@ public struct ContentChecker: Sendable {
     /// A column for a Lua syntax error: where the token it names ("near
     /// 'x'") sits on the line, else 1.
     static func column(of message: String, line: Int, in source: String) -> Int {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineEndings.normalized(source).split(separator: "\n", omittingEmptySubsequences: false)
         guard line >= 1, line <= lines.count else { return 1 }
         let text = String(lines[line - 1])
         if message.hasSuffix("near <eof>") { return text.count + 1 }

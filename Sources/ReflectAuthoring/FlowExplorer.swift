@@ -267,7 +267,7 @@ public struct FlowExplorer: Sendable {
     /// The first line at or after `from` where `field` is written as a
     /// table field (`field =`).
     static func line(ofField field: String, in source: String, from: Int) -> Int? {
-        for (offset, text) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated().dropFirst(from - 1) {
+        for (offset, text) in LineEndings.normalized(source).split(separator: "\n", omittingEmptySubsequences: false).enumerated().dropFirst(from - 1) {
             var rest = Substring(text)
             while let r = rest.range(of: field) {
                 let before = rest[..<r.lowerBound].last

@@ -1,4 +1,5 @@
 import Foundation
+import ReflectCore
 import ReflectEngine
 
 /// The English texts translations were made from, by their lock
@@ -26,7 +27,7 @@ public struct EnglishHistory: Sendable, Equatable {
     /// Reads the history of `library` (empty when there is none).
     public init(library: ContentLibrary) {
         guard let text = try? String(contentsOf: EnglishHistory.url(in: library), encoding: .utf8) else { return }
-        for line in text.split(separator: "\n") where line.hasPrefix("\"") {
+        for line in LineEndings.normalized(text).split(separator: "\n") where line.hasPrefix("\"") {
             guard let data = "{\(line)}".data(using: .utf8),
                   let pair = try? JSONDecoder().decode([String: String].self, from: data) else { continue }
             texts.merge(pair) { old, _ in old }

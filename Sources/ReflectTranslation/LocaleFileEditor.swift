@@ -1,4 +1,5 @@
 import Foundation
+import ReflectCore
 import ReflectEngine
 
 /// Changes a locale file in place, line by line, so a translator's layout
@@ -16,7 +17,7 @@ struct LocaleFileEditor {
     private var inserted: [(at: Int, count: Int)] = []
 
     init(text: String, document: LocaleDocument) {
-        var l = text.components(separatedBy: "\n")
+        var l = LineEndings.normalized(text).components(separatedBy: "\n")
         if l.last == "" { l.removeLast() }
         lines = l
         doc = document

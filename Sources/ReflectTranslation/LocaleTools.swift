@@ -303,6 +303,8 @@ public struct LocaleTools: Sendable {
                 text = editor.text
             }
         }
+        // A file with CRLF endings keeps them (only the changed lines differ).
+        if let source = try? String(contentsOf: url, encoding: .utf8) { text = LineEndings.restoring(text, like: source) }
         // Never write a file the loader would refuse.
         _ = try LocaleFile.document(text, file: doc.file)
         do { try text.write(to: url, atomically: true, encoding: .utf8) } catch {

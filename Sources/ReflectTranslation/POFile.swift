@@ -74,6 +74,8 @@ public enum POFile {
 
     /// Parses a PO file; errors name the line.
     static func parse(_ text: String, file: String) throws(EngineError) -> (language: String?, languageLine: Int?, entries: [Entry]) {
+        // CRLF endings (a PO saved on Windows, as msgfmt accepts it) and a byte-order mark read as plain lines.
+        let text = LineEndings.normalized(text)
         var entries: [Entry] = []
         var current = Entry()
         var field: WritableKeyPath<Entry, String>?

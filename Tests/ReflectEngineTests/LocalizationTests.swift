@@ -210,6 +210,41 @@ struct LocalizationTests {
         #expect(try String(contentsOf: de, encoding: .utf8) == before)
     }
 
+    @Test("locale files, their history and a PO with CRLF endings (Git's autocrlf on Windows) work as LF ones: what changed, confirm, import")
+    func crlfFiles() throws {
+        let library = try contentCopy()
+        let tools = LocaleTools(library: library)
+        func crlf(_ url: URL) throws {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try text.replacingOccurrences(of: "\n", with: "\r\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        let locales = library.localesDirectory
+        for name in ["en.yaml", "de.yaml", "history/en.yaml"] { try crlf(locales.appendingPathComponent(name)) }
+        try replaceInFile(locales.appendingPathComponent("en.yaml"), "What happened today that affected your mood?",
+                          "What happened today that touched your mood?")
+        // What changed: the English it was translated from is read from the CRLF history.
+        let status = try #require(try tools.status("de").first)
+        #expect(status.stale == ["reflection.negative.q1"])
+        #expect(status.changes.map(\.was) == ["What happened today that affected your mood?"], "\(status.changes)")
+        // Confirming rewrites that one line and keeps the file's CRLF endings.
+        let de = locales.appendingPathComponent("de.yaml")
+        let before = try String(contentsOf: de, encoding: .utf8)
+        try tools.confirm("de", keys: ["reflection.negative.q1"], all: false, lists: false)
+        let after = try String(contentsOf: de, encoding: .utf8)
+        #expect(try tools.status("de").first?.stale == [])
+        let (b, a) = (before.components(separatedBy: "\r\n"), after.components(separatedBy: "\r\n"))
+        #expect(a.count == b.count && zip(a, b).filter { $0 != $1 }.count == 1, "more than one line changed")
+        #expect(!after.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "a line lost its CRLF")
+        // A PO saved with CRLF endings (msgfmt reads it) imports.
+        var po = try tools.exportPO("de", revisionDate: "x")
+        let old = try #require(try library.document("de")?.entries["intensity.hint"]?.text)
+        po = po.replacingOccurrences(of: "msgstr \"\(old)\"", with: "msgstr \"0 = überhaupt nicht, 10 = so stark wie nie\"")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("de-\(UUID().uuidString).po")
+        try po.replacingOccurrences(of: "\n", with: "\r\n").write(to: file, atomically: true, encoding: .utf8)
+        #expect(try tools.importFile(file, tag: nil).updated == ["intensity.hint"])
+        #expect(try library.document("de")?.entries["intensity.hint"]?.text == "0 = überhaupt nicht, 10 = so stark wie nie")
+    }
+
     @Test("importing a translation of an older English text leaves it stale; an unknown key imports nothing")
     func importSemantics() throws {
         let library = try contentCopy()

@@ -53,6 +53,8 @@ package enum LocaleFile {
     }
 
     package static func document(_ text: String, file: String, runtime: Bool = false) throws(EngineError) -> LocaleDocument {
+        // A file with CRLF endings (Git's autocrlf) reads as the same lines.
+        let text = LineEndings.normalized(text)
         let doc = try YAMLDocument(text: text, file: file)
         var out = LocaleDocument(file: file)
         if !runtime {
