@@ -9,7 +9,10 @@ public enum Suggestion {
         var best: (String, Int)?
         for c in candidates {
             let d = distance(t, Array(c.lowercased()), limit: limit)
-            if d <= limit, d < (best?.1 ?? .max) { best = (c, d) }
+            // Equally near candidates: the first in code-point order, so the
+            // suggestion does not depend on the order they came in (often a
+            // dictionary's, which differs from run to run).
+            if d <= limit, best.map({ d < $0.1 || (d == $0.1 && c < $0.0) }) ?? true { best = (c, d) }
         }
         return best?.0
     }
