@@ -50,7 +50,8 @@ struct Today: ParsableCommand {
             case .skip: "–"
             }
         }
-        var out = ["\(language.localizer.string("coach.today.today") ?? "Today") · \(m.day) · \(m.phase.rawValue)"]
+        let phase = language.localizer.string("coach.today.phase.\(m.phase.rawValue)") ?? m.phase.rawValue
+        var out = ["\(language.localizer.string("coach.today.today") ?? "Today") · \(m.day) · \(phase)"]
         for s in m.sections where s.display != .hidden {
             let state = s.display == .expanded ? "▾" : "▸"
             var line = "\(state) \(s.label)"

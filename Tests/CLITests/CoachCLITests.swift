@@ -54,6 +54,16 @@ struct CoachCLITests {
         #expect(english.stdout.contains("earlier answer: Habit / Automatic (press Enter"), "\(english.stdout)")
     }
 
+    @Test("reflect today names the phase in the person's language")
+    func todayPhaseInTheLanguage() throws {
+        let de = try reflect(["today", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"])
+        #expect(de.stdout.hasPrefix("Heute · 2026-11-24 · Abend\n"), "\(de.stdout)")
+        let ja = try reflect(["today", "--locale", "ja", "--now", "2026-11-24T10:00:00+09:00"])
+        #expect(ja.stdout.hasPrefix("今日 · 2026-11-24 · 日中\n"), "\(ja.stdout)")
+        let en = try reflect(["today", "--now", "2026-11-24T21:00:00+01:00"])
+        #expect(en.stdout.hasPrefix("Today · 2026-11-24 · evening\n"), "\(en.stdout)")
+    }
+
     @Test("at the terminal a tiny celebration without a line is a checkmark, never a lone dot")
     func tinyCelebrationAtTheTerminal() throws {
         let morning = try reflect(["run", "coach.morning", "--answers", "-", "--now", "2026-11-24T07:30:00+01:00"],
