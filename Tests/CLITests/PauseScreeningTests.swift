@@ -74,6 +74,25 @@ struct PauseScreeningTests {
         #expect(try stored(db).events == ["suicide"])
     }
 
+    @Test("at a real terminal (line editor): a crisis typed at the pause shows the lines again and asks again; yes pauses")
+    func terminalScreensThePause() throws {
+        let db = tempDB()
+        let term = try PseudoTerminal(checkIn + ["--db", db], in: repositoryRoot)
+        var at = try #require(term.waitFor("> "), "\(term.screen)")
+        term.type("8\r")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("I want to kill myself\r")
+        at = try #require(term.waitFor("[y/N]", after: at), "\(term.screen)")
+        term.type("I'm going to hang myself tonight\r")
+        at = try #require(term.waitFor("988", after: at), "the crisis lines were not shown again:\n\(term.screen)")
+        at = try #require(term.waitFor("[y/N]", after: at), "\(term.screen)")
+        #expect(!term.screen.contains("Please answer yes or no."), "\(term.screen)")
+        term.type("y\r")
+        _ = try #require(term.waitFor("reflect resume", after: at), "\(term.screen)")
+        #expect(term.finish() == 0, "\(term.screen.suffix(500))")
+        #expect(try stored(db).events == ["suicide", "suicide"])
+    }
+
     @Test("reflect resume: the pause after an answer given on resuming screens what is typed there too")
     func resumeScreensThePause() throws {
         let db = tempDB()
