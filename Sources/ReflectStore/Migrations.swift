@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 20
+    static let schemaVersion = 21
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -588,8 +588,24 @@ enum Migrations {
             // craving notes from before it never counted. They are marked
             // now as each live write marks its days (Store+ActivityBackfill.swift);
             // what rows written since already marked is there, and stays.
-            try Store.markStoredActivity(in: db)
+            // Its days get their running figures from v21, which
+            // computes them for every stored day.
+            try Store.markStoredActivity(in: db, runningFigures: false)
             try db.execute(sql: "PRAGMA user_version = 20")
+        }
+        register("v21: showed-up and step days keep their running count and streaks, so a session's progress facts do not read the history") { db in
+            // Per set of days (a person's showed-up days; a person's days of
+            // a flow's step and kind), each row's `nth` (days up to and
+            // including it), `run` (consecutive days ending on it) and
+            // `best` (the longest run up to it): Store+DayRuns.swift. Every
+            // write keeps them (Store.insertDay); computed here for what is stored.
+            for table in ["showed_up_day", "step_day"] {
+                for column in ["nth", "run", "best"] {
+                    try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) INTEGER NOT NULL DEFAULT 0")
+                }
+            }
+            try Store.renumberAllDays(in: db)
+            try db.execute(sql: "PRAGMA user_version = 21")
         }
         return m
     }

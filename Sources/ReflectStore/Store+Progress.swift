@@ -73,17 +73,41 @@ extension Store {
     /// full, once, as before: an earlier day of the batch can complete a run
     /// that reaches a length before a later one does.
     public static func markActivity(_ marks: [ActivityMark], user: String, in db: Database) throws {
+        try markActivity(marks, user: user, runningFigures: true, in: db)
+    }
+
+    /// ``markActivity(_:user:in:)``; `runningFigures` false only for a
+    /// schema before v21 (migration v20's back-fill), whose showed-up and
+    /// step days have no running figures yet: v21 computes them for every
+    /// stored day.
+    static func markActivity(_ marks: [ActivityMark], user: String, runningFigures: Bool, in db: Database) throws {
         guard !marks.isEmpty else { return }
-        let day = try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)")
-        let step = try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
+        var renumber = DayRenumbering()
+        // Each returns whether the day was added (Store+DayRuns.swift keeps
+        // the days' running figures).
+        func insertDay(_ m: ActivityMark) throws -> Bool {
+            guard runningFigures else {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)").execute(arguments: [user, m.day.ordinal])
+                return db.changesCount > 0
+            }
+            return try Store.insertDay(.showedUp(user: user), day: m.day.ordinal, in: db, renumber: &renumber)
+        }
+        func insertStep(_ m: ActivityMark) throws -> Bool {
+            guard runningFigures else {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
+                return db.changesCount > 0
+            }
+            return try Store.insertDay(.step(user: user, m), day: m.day.ordinal, in: db, renumber: &renumber)
+        }
         if marks.contains(where: { $0.day != marks[0].day }) {
             var changed = false
             for m in marks {
-                try day.execute(arguments: [user, m.day.ordinal])
-                changed = changed || db.changesCount > 0
-                try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
-                changed = changed || (db.changesCount > 0 && AchievementRules.reads(m))
+                changed = try insertDay(m) || changed
+                let added = try insertStep(m)
+                changed = changed || (added && AchievementRules.reads(m))
             }
+            try renumber.apply(in: db)
             if changed { try recordAchievements(user: user, in: db) }
             return
         }
@@ -106,11 +130,10 @@ extension Store {
             }
         }
         for m in marks {
-            try day.execute(arguments: [user, m.day.ordinal])
-            if db.changesCount > 0 { try added(.showedUp, m) }
-            try step.execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
-            if db.changesCount > 0, let track = AchievementTrack(mark: m) { try added(track, m) }
+            if try insertDay(m) { try added(.showedUp, m) }
+            if try insertStep(m), let track = AchievementTrack(mark: m) { try added(track, m) }
         }
+        try renumber.apply(in: db)
     }
 
     /// The days of `track` within `range` (step marks: of the mark's flow, step and kind).
@@ -209,10 +232,22 @@ extension Store {
 
     /// Whether any flow was completed on `day`.
     public func anyFlowCompleted(user: String, on day: CalendarDay) throws(StoreError) -> Bool {
-        try read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND kind = 'completed' AND day = ? AND step = '')",
-                              arguments: [user, day.ordinal]) ?? false
+        try read { db in try Store.anyFlowCompleted(user: user, on: day, in: db) }
+    }
+
+    /// Whether any flow was completed on `day`: one probe per flow the
+    /// person used (the primary key's order), not a scan of their days.
+    static func anyFlowCompleted(user: String, on day: CalendarDay, in db: Database) throws -> Bool {
+        let next = try db.cachedStatement(sql: "SELECT flow FROM step_day WHERE user = ? AND flow > ? ORDER BY flow LIMIT 1")
+        let completed = try db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND flow = ? AND step = '' AND kind = 'completed' AND day = ?)
+            """)
+        var flow = ""
+        while let found = try String.fetchOne(next, arguments: [user, flow]) {
+            flow = found
+            if try Bool.fetchOne(completed, arguments: [user, flow, day.ordinal]) == true { return true }
         }
+        return false
     }
 
     /// The person's achievements, in the order they were earned.
@@ -270,26 +305,21 @@ extension Store {
     /// ``UserFacts/progress``), read in one transaction.
     public func progressFacts(user: String, flow: String, today: CalendarDay) throws(StoreError) -> (streak: StreakFigures, progress: ProgressFacts) {
         try read { db in
-            let streak = try Store.showedUpDays(user: user, in: db).figures(today: today)
-            // What each step's facts need, without reading every day the
-            // flow was used: SQLite counts per step and kind (the key's own
-            // order), and only a step's current streak walks its days back
-            // from today, stopping at the first gap. Same figures as
+            let streak = try Store.showedUpFigures(user: user, today: today, in: db)
+            // The showed-up streak and what each step's facts need, from
+            // the days' running figures (Store+DayRuns.swift): a few
+            // look-ups, not the person's days. Same figures as
             // `StepProgress(step:saved:positive:today:)` over the step's day
             // sets (ProgressStoreTests.factsMatchEachStepsDays).
-            let counts = try Store.stepDayCounts(user: user, flow: flow, today: today, in: db)
-            func progress(_ step: String, saved: ActivityMark.Kind) throws -> StepProgress {
-                let mine = counts[step]?[saved] ?? StepDayCount()
-                let yes = counts[step]?[.positive] ?? StepDayCount()
-                let streak = mine.days == 0 ? 0
-                    : try Store.currentStepStreak(user: user, flow: flow, step: step, kind: saved, today: today, in: db)
-                return StepProgress(step: step, streak: streak, days: mine.days, today: mine.today,
-                                    yesDays: yes.days, yesToday: yes.today, yesThisWeek: yes.thisWeek)
+            let figures = try Store.stepFigures(user: user, flow: flow, today: today, in: db)
+            func progress(_ step: String, saved: ActivityMark.Kind) -> StepProgress {
+                let mine = figures[step]?[saved] ?? DayFigures()
+                let yes = figures[step]?[.positive] ?? DayFigures()
+                return StepProgress(step: step, streak: mine.streak, days: mine.days, today: mine.today,
+                                    yesDays: yes.days, yesToday: yes.today, yesThisWeek: yes.recent)
             }
-            let steps = try counts.keys.filter { !$0.isEmpty }.sorted().map { try progress($0, saved: .saved) }
-            let anyCompleted = try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND kind = 'completed' AND step = '' AND day = ?)
-                """, arguments: [user, today.ordinal]) ?? false
+            let steps = figures.keys.filter { !$0.isEmpty }.sorted().map { progress($0, saved: .saved) }
+            let anyCompleted = try Store.anyFlowCompleted(user: user, on: today, in: db)
             let held = try String.fetchAll(db, sql: "SELECT key FROM achievement WHERE user = ? ORDER BY key", arguments: [user])
             let lines = try Row.fetchAll(db, sql: """
                 SELECT pool, line_index FROM celebration c WHERE user = ? AND pool IS NOT NULL AND line_index IS NOT NULL
@@ -298,60 +328,10 @@ extension Store {
                     guard let pool = LinePool(rawValue: row["pool"]) else { return nil }
                     return LastLine(pool: pool, index: row["line_index"])
                 }
-            let facts = ProgressFacts(steps: steps, completed: try progress("", saved: .completed), anyCompletedToday: anyCompleted,
+            let facts = ProgressFacts(steps: steps, completed: progress("", saved: .completed), anyCompletedToday: anyCompleted,
                                       achievements: held, week: today.isoWeek, lastLines: lines)
             return (streak, facts)
         }
-    }
-}
-
-/// One step and kind's days as a session's facts count them.
-struct StepDayCount {
-    /// Days up to and including today.
-    var days = 0
-    /// Today is one of them.
-    var today = false
-    /// Days from today's ISO week's Monday to today.
-    var thisWeek = 0
-}
-
-extension Store {
-    /// Per step and kind of `flow`, the counts ``StepProgress`` needs, as
-    /// of `today`. Every step with a day of any kind is present (a step
-    /// whose days all lie after `today` counts zero); unknown kinds are
-    /// left out.
-    static func stepDayCounts(user: String, flow: String, today: CalendarDay,
-                              in db: Database) throws -> [String: [ActivityMark.Kind: StepDayCount]] {
-        var counts: [String: [ActivityMark.Kind: StepDayCount]] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT step, kind, SUM(day <= ?3), MAX(day = ?3), SUM(day >= ?4 AND day <= ?3)
-            FROM step_day WHERE user = ?1 AND flow = ?2 GROUP BY step, kind
-            """), arguments: [user, flow, today.ordinal, today.isoWeekStart.ordinal])
-        while let row = try rows.next() {
-            guard let kind = ActivityMark.Kind(rawValue: row[1]) else { continue }
-            counts[row[0], default: [:]][kind] = StepDayCount(days: row[2], today: row[3] as Int == 1, thisWeek: row[4])
-        }
-        return counts
-    }
-
-    /// Consecutive days of `step`'s `kind` ending `today`, or ending
-    /// yesterday when today has none yet (``ShowedUpDays/currentStreak(today:)``);
-    /// reads the days back from today only as far as the streak goes.
-    static func currentStepStreak(user: String, flow: String, step: String, kind: ActivityMark.Kind,
-                                  today: CalendarDay, in db: Database) throws -> Int {
-        let days = try Int.fetchCursor(db.cachedStatement(sql: """
-            SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? AND day <= ? ORDER BY day DESC
-            """), arguments: [user, flow, step, kind.rawValue, today.ordinal])
-        guard let last = try days.next() else { return 0 }
-        var expected = last == today.ordinal ? today.ordinal : today.ordinal - 1
-        var streak = 0
-        var day: Int? = last
-        while day == expected {
-            streak += 1
-            expected -= 1
-            day = try days.next()
-        }
-        return streak
     }
 }
 
@@ -386,13 +366,15 @@ extension Store {
 
     /// Adds what is not there yet (importing twice adds nothing).
     static func importProgress(_ p: ExportedProgress, in db: Database) throws {
+        var renumber = DayRenumbering()
         for d in p.showedUpDays {
-            try db.execute(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)", arguments: [d.user, d.day.ordinal])
+            _ = try insertDay(.showedUp(user: d.user), day: d.day.ordinal, in: db, renumber: &renumber)
         }
         for s in p.stepDays {
-            try db.execute(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [s.user, s.flow, s.step, s.kind.rawValue, s.day.ordinal])
+            _ = try insertDay(.step(user: s.user, flow: s.flow, step: s.step, kind: s.kind.rawValue), day: s.day.ordinal,
+                              in: db, renumber: &renumber)
         }
+        try renumber.apply(in: db)
         for a in p.achievements {
             try db.execute(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)", arguments: [a.user, a.key, a.achievedAt])
         }

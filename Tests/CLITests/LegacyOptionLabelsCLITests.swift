@@ -38,7 +38,7 @@ struct LegacyOptionLabelsCLITests {
         INSERT INTO answer_v11 SELECT session_id, step, position, kind, question, value, state, answered_at, safety FROM answer;
         DROP TABLE answer; ALTER TABLE answer_v11 RENAME TO answer;
         ALTER TABLE session DROP COLUMN set_aside_at; ALTER TABLE session DROP COLUMN recalled;
-        DELETE FROM grdb_migrations WHERE identifier >= 'v12' AND identifier < 'v2';
+        DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 11;
         PRAGMA user_version = 11;
         """
 

@@ -82,11 +82,10 @@ struct ProgressStoreTests {
         #expect(facts.week == "2026-W45")
     }
 
-    @Test("a session's per-step facts equal each step's own day sets, on random marks of several flows, steps and kinds")
+    @Test("a session's facts equal each step's own day sets, on random marks of several flows, steps and kinds, written in any order, as of any day")
     func factsMatchEachStepsDays() throws {
         for seed in UInt64(1)...12 {
             var random = SplitMix(seed: seed)
-            let store = try temporaryStore()
             let flows = ["coach.morning", "coach.evening"]
             let steps = ["", "a", "b", "focus", "z"]
             let today = day("2026-11-20")
@@ -100,19 +99,49 @@ struct ProgressStoreTests {
                 let mark = CalendarDay(ordinal: today.ordinal - Int.random(in: -5..<60, using: &random))
                 marks.append(ActivityMark(day: mark, flow: flow, step: step, kind: kind))
             }
-            try store.markActivity(marks, user: "default")
-            for flow in flows {
-                let (_, facts) = try store.progressFacts(user: "default", flow: flow, today: today)
-                let marked = Set(marks.filter { $0.flow == flow && !$0.step.isEmpty }.map(\.step)).sorted()
-                #expect(facts.steps.map(\.step) == marked, "seed \(seed), \(flow)")
-                for step in marked {
-                    let expected = StepProgress(step: step, saved: try store.stepDays(user: "default", flow: flow, step: step, kind: .saved),
-                                                positive: try store.stepDays(user: "default", flow: flow, step: step, kind: .positive), today: today)
-                    #expect(facts.steps.first { $0.step == step } == expected, "seed \(seed), \(flow)/\(step)")
+            // The same marks written as an import or a back-fill does (one
+            // batch), and one at a time in random order as live answers and
+            // prep marks do (a day before a set's last one makes the later
+            // days' running figures be computed again), and in random batches.
+            let batch = try temporaryStore()
+            try batch.markActivity(marks, user: "default")
+            let single = try temporaryStore()
+            try single.write { db in for m in marks.shuffled(using: &random) { try Store.markActivity([m], user: "default", in: db) } }
+            let chunks = try temporaryStore()
+            var rest = marks.shuffled(using: &random)
+            while !rest.isEmpty {
+                let n = min(rest.count, Int.random(in: 1...40, using: &random))
+                try chunks.markActivity(Array(rest.prefix(n)), user: "default")
+                rest.removeFirst(n)
+            }
+            // As of days before, within and after the marks: today, the
+            // start and end of today's ISO week, a day whose yesterday ends a
+            // streak, a day in a gap, the first days.
+            let asOf = [today, today.adding(days: -1), today.adding(days: 1), today.adding(days: 3), today.adding(days: 8),
+                        today.isoWeekStart, today.isoWeekStart.adding(days: -1), today.adding(days: -30), today.adding(days: -58),
+                        today.adding(days: -61), CalendarDay(ordinal: today.ordinal - Int.random(in: -6..<62, using: &random))]
+            for (name, store) in [("batch", batch), ("single", single), ("chunks", chunks)] {
+                let showedUp = try store.showedUpDays(user: "default")
+                for when in asOf {
+                    for flow in flows {
+                        let (streak, facts) = try store.progressFacts(user: "default", flow: flow, today: when)
+                        let context = "seed \(seed), \(name), \(flow), as of \(when)"
+                        #expect(streak == showedUp.figures(today: when), "\(context)")
+                        let marked = Set(marks.filter { $0.flow == flow && !$0.step.isEmpty }.map(\.step)).sorted()
+                        #expect(facts.steps.map(\.step) == marked, "\(context)")
+                        for step in marked {
+                            let expected = StepProgress(step: step, saved: try store.stepDays(user: "default", flow: flow, step: step, kind: .saved),
+                                                        positive: try store.stepDays(user: "default", flow: flow, step: step, kind: .positive),
+                                                        today: when)
+                            #expect(facts.steps.first { $0.step == step } == expected, "\(context)/\(step)")
+                        }
+                        let completed = StepProgress(step: "", saved: try store.stepDays(user: "default", flow: flow, step: "", kind: .completed),
+                                                     positive: ShowedUpDays([]), today: when)
+                        #expect(facts.completed == completed, "\(context)")
+                        let anyCompleted = try flows.contains { try store.stepDays(user: "default", flow: $0, step: "", kind: .completed).contains(when) }
+                        #expect(facts.anyCompletedToday == anyCompleted, "\(context)")
+                    }
                 }
-                let completed = StepProgress(step: "", saved: try store.stepDays(user: "default", flow: flow, step: "", kind: .completed),
-                                             positive: ShowedUpDays([]), today: today)
-                #expect(facts.completed == completed, "seed \(seed), \(flow)")
             }
         }
     }
