@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 21
+    static let schemaVersion = 22
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -606,6 +606,70 @@ enum Migrations {
             }
             try Store.renumberAllDays(in: db)
             try db.execute(sql: "PRAGMA user_version = 21")
+        }
+        register("v22: the other closed sets of values are checked by comparisons, not lists SQLite builds at every write") { db in
+            // As v19 did for `step_day.kind`: a CHECK `col IN (…)` of three
+            // or more values makes SQLite build a temporary b-tree of the
+            // list at every insert and update of the row (about 32k
+            // instructions; a celebration is written in the answer's own
+            // transaction). The same constraints as comparisons; each table
+            // is made again with the same columns, keys, foreign key and
+            // indexes, its rows (and its AUTOINCREMENT counter) kept.
+            func rebuild(_ table: String, _ create: String, indexes: [String] = []) throws {
+                let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { "\"\($0["name"] as String)\"" }
+                    .joined(separator: ", ")
+                let sequence = try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = ?", arguments: [table])
+                try db.execute(sql: create.replacingOccurrences(of: "@TABLE@", with: "\(table)_v22"))
+                try db.execute(sql: "INSERT INTO \(table)_v22 (\(columns)) SELECT \(columns) FROM \(table)")
+                try db.execute(sql: "DROP TABLE \(table)")
+                try db.execute(sql: "ALTER TABLE \(table)_v22 RENAME TO \(table)")
+                if let sequence {
+                    // (The renamed table's counter, when it copied rows; else none yet.)
+                    try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = ? AND seq < ?", arguments: [table, sequence])
+                    try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = ?)",
+                                   arguments: [table, sequence, table])
+                }
+                for index in indexes { try db.execute(sql: index) }
+            }
+            try rebuild("celebration", """
+                CREATE TABLE @TABLE@ (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id TEXT REFERENCES session(id) ON DELETE CASCADE,
+                    user TEXT NOT NULL,
+                    step TEXT,
+                    tier TEXT CHECK (tier = 'tiny' OR tier = 'medium' OR tier = 'big'),
+                    reason TEXT NOT NULL,
+                    pool TEXT,
+                    line_index INTEGER,
+                    line TEXT,
+                    at TEXT NOT NULL,
+                    UNIQUE (session_id, step, reason))
+                """, indexes: ["CREATE INDEX celebration_user_pool ON celebration (user, pool, id)"])
+            try rebuild("prep_mark", """
+                CREATE TABLE @TABLE@ ("user" TEXT NOT NULL, "day" TEXT NOT NULL, "item_id" TEXT NOT NULL,
+                    "mark" TEXT NOT NULL CHECK ("mark" = 'done' OR "mark" = 'partly' OR "mark" = 'skip'),
+                    "session_id" TEXT, "marked_at" TEXT NOT NULL, PRIMARY KEY ("user", "day", "item_id"))
+                """)
+            try rebuild("craving_note", """
+                CREATE TABLE @TABLE@ ("id" TEXT PRIMARY KEY NOT NULL, "user" TEXT NOT NULL, "session_id" TEXT,
+                    "type" TEXT NOT NULL CHECK ("type" = 'stress' OR "type" = 'habit' OR "type" = 'physical' OR "type" = 'other'),
+                    "detail" TEXT, "day" TEXT NOT NULL, "at" TEXT NOT NULL, "text" TEXT NOT NULL)
+                """, indexes: [#"CREATE INDEX "craving_note_user_day" ON "craving_note"("user", "day")"#])
+            try rebuild("reply_rating", """
+                CREATE TABLE @TABLE@ ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "user" TEXT NOT NULL,
+                    "target" TEXT NOT NULL CHECK ("target" IN ('chat', 'session')), "target_id" TEXT NOT NULL,
+                    "rating" TEXT NOT NULL CHECK ("rating" IN ('up', 'down')),
+                    "length" TEXT NOT NULL CHECK ("length" = 'short' OR "length" = 'medium' OR "length" = 'long'),
+                    "themes" TEXT NOT NULL, "action" TEXT, "at" TEXT NOT NULL, UNIQUE ("user", "target", "target_id"))
+                """)
+            try rebuild("personalization_profile", """
+                CREATE TABLE @TABLE@ ("user" TEXT PRIMARY KEY NOT NULL,
+                    "tone" TEXT CHECK ("tone" IS NULL OR "tone" = 'warm' OR "tone" = 'direct' OR "tone" = 'cheerful' OR "tone" = 'neutral'),
+                    "response_length" TEXT CHECK ("response_length" IS NULL OR "response_length" = 'short' OR "response_length" = 'medium'
+                                                  OR "response_length" = 'long'),
+                    "preferred_actions" TEXT NOT NULL, "avoid_topics" TEXT NOT NULL, "updated_at" TEXT NOT NULL)
+                """)
+            try db.execute(sql: "PRAGMA user_version = 22")
         }
         return m
     }
