@@ -273,7 +273,10 @@ extension Store {
                     // A draft was answered then too (going back keeps its
                     // mark, live): every answer but a skipped step counts.
                     var marks = s.answers.flatMap { ActivityMark.answer($0.value, flow: s.flowID, step: $0.step, day: day) }
-                    if s.status == .completed { marks.append(.completed(flow: s.flowID, day: day)) }
+                    // A completion is recorded with the last answer, live: a
+                    // session without answers logged nothing, and counts for
+                    // no day (as migration v20 and a resume at the end decide).
+                    if s.status == .completed && !s.answers.isEmpty { marks.append(.completed(flow: s.flowID, day: day)) }
                     activity[s.user, default: []].formUnion(marks)
                 }
                 report.sessionsAdded += 1
@@ -354,17 +357,25 @@ extension Store {
         }
     }
 
-    /// The person's day a session counts for, as a live session's answers
-    /// count: its facts snapshot's day (the logical day, after the day
-    /// boundary), else the local date of its clock; nil when neither reads.
+    /// The person's day a stored session counts for: ``sessionDay(factsDay:clock:)``
+    /// of its facts snapshot's day.
     static func sessionDay(facts: String?, clock: String) -> CalendarDay? {
         // Only the snapshot's day is read, not the whole facts (earlier
         // answers, prep items, progress): the same day `UserFacts` decodes
         // (`day` is an optional string there too), at a fraction of the cost.
-        if let facts, let decoded = try? JSONDecoder().decode(FactsDay.self, from: Data(facts.utf8)),
-           let day = decoded.day.flatMap(CalendarDay.init) {
-            return day
-        }
+        let day = facts.flatMap { try? JSONDecoder().decode(FactsDay.self, from: Data($0.utf8)) }?.day
+        return sessionDay(factsDay: day, clock: clock)
+    }
+
+    /// The person's day a session counts for, whichever way it is stored
+    /// (live, imported, derived again by migration v20): its facts
+    /// snapshot's day (the logical day, after the day boundary) when that
+    /// reads as a day, else the local date of its clock; nil when neither
+    /// reads. A snapshot whose day does not read (a file edited by hand, a
+    /// foreign export) never leaves the session's answers counting for no
+    /// day, and never for another day on one path than on another.
+    public static func sessionDay(factsDay: String?, clock: String) -> CalendarDay? {
+        if let day = factsDay.flatMap(CalendarDay.init) { return day }
         guard let local = FlowClock(iso8601: clock)?.local else { return nil }
         return CalendarDay(year: local.year, month: local.month, day: local.day)
     }

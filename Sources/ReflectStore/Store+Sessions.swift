@@ -154,14 +154,18 @@ extension Store {
     /// transaction records for a finish, as if it had: the end at that
     /// answer's time (`now` only for a session without answers), the
     /// intensities, the mood entry for `moodDay`, the experiment outcome,
-    /// and the flow's completion on `activityDay` (streaks, achievements).
+    /// and the flow's completion on `activityDay` (streaks, achievements)
+    /// when the session has an answer: a session without any logged
+    /// nothing, and counts for no day (as import and migration v20 decide).
     public func completeAtLastAnswer(_ id: String, pre: Int?, post: Int?, now: String, moodDay: String?,
                                      activityDay: CalendarDay?) throws(StoreError) {
         try write { db in
             let last = try String.fetchOne(db, sql: """
                 SELECT answered_at FROM answer WHERE session_id = ? AND state = ? ORDER BY position DESC LIMIT 1
                 """, arguments: [id, AnswerRecord.State.answer])
-            try Store.finish(id, SessionCompletion(pre: pre, post: post, at: last ?? now, moodDay: moodDay), activityDay: activityDay, in: db)
+            let answered = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM answer WHERE session_id = ?)", arguments: [id]) ?? false
+            try Store.finish(id, SessionCompletion(pre: pre, post: post, at: last ?? now, moodDay: moodDay),
+                             activityDay: answered ? activityDay : nil, in: db)
         }
     }
 

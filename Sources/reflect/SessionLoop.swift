@@ -55,7 +55,10 @@ struct SessionLoop {
         // next search catches up first (docs/storage.md).
         defer { try? store.catchUpRelatedEntries() }
         let clock = FlowClock(iso8601: session.save.now) ?? stamps.current
-        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: session.save.facts?.day ?? clock.day, lease: lease, timestamp: stamps.stamp)
+        // The session's day as the store decides it for imported and
+        // migrated sessions too (a facts day that does not read falls back to the clock's).
+        let day = Store.sessionDay(factsDay: session.save.facts?.day, clock: clock.iso8601)?.description ?? clock.day
+        let journal = StoreJournal(store: store, sessionID: session.sessionID, day: day, lease: lease, timestamp: stamps.stamp)
         session.journal = journal
         printer.begin(session.definition, language: session.language)
         if resumed, printer.format == .text { printer.note(printer.text(.terminalResuming, "\(session.save.answers.count)")) }
