@@ -38,6 +38,8 @@ struct LegacyOptionLabelsCLITests {
         INSERT INTO answer_v11 SELECT session_id, step, position, kind, question, value, state, answered_at, safety FROM answer;
         DROP TABLE answer; ALTER TABLE answer_v11 RENAME TO answer;
         ALTER TABLE session DROP COLUMN set_aside_at; ALTER TABLE session DROP COLUMN recalled;
+        ALTER TABLE showed_up_day DROP COLUMN nth; ALTER TABLE showed_up_day DROP COLUMN run; ALTER TABLE showed_up_day DROP COLUMN best;
+        ALTER TABLE step_day DROP COLUMN nth; ALTER TABLE step_day DROP COLUMN run; ALTER TABLE step_day DROP COLUMN best;
         DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 11;
         PRAGMA user_version = 11;
         """

@@ -112,6 +112,7 @@ struct StorageSafetyTests {
         #expect(try CLIRunner.run(["log", "good", "--date", "2026-11-20", "--db", db]).status == 0)
         do {
             // What the previous release left: no id, no version, nothing from v3 on.
+            // (v21 and v22 change tables that v5 and v8 make again here: they run again too.)
             let queue = try DatabaseQueue(path: db)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: """
@@ -124,7 +125,8 @@ struct StorageSafetyTests {
                     DROP INDEX experiment_exposure_session; ALTER TABLE experiment_exposure DROP COLUMN completed;
                     ALTER TABLE experiment_exposure DROP COLUMN intensity_change; ALTER TABLE experiment_exposure DROP COLUMN returned;
                     DROP TABLE showed_up_day; DROP TABLE step_day; DROP TABLE achievement_reset;
-                    DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 2
+                    DELETE FROM grdb_migrations WHERE (identifier NOT LIKE 'v1%' AND identifier NOT LIKE 'v2%')
+                        OR CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) >= 21
                     """)
             }
         }
