@@ -19,15 +19,15 @@ public final class LuaState {
     public let id: UInt64
     public let limits: SandboxLimits
     let control: ControlBlock
-    // A state is used from one thread at a time (above): the two fields
+    // A state is used from one thread at a time (above): the fields
     // every call reads skip the runtime's exclusivity bookkeeping.
     @exclusivity(unchecked) var raw: OpaquePointer?
     /// The host functions made so far: function id `n` is entry `n - 1`
     /// (ids are handed out in order and never reused while the state lives).
-    var hostFunctions: [HostFunctionEntry] = []
+    @exclusivity(unchecked) var hostFunctions: [HostFunctionEntry] = []
     /// A host call's argument holder kept for the next call (see
     /// ``LuaState/dispatch(thread:function:arguments:output:outputCount:)``).
-    var spareArguments: HostCallArguments?
+    @exclusivity(unchecked) var spareArguments: HostCallArguments?
     let hostOutput = HostOutputBuffer()
     @exclusivity(unchecked) var activeThreads: [OpaquePointer] = []
     /// The arguments of the host calls under way (innermost last), whose

@@ -218,6 +218,8 @@ public struct LuaTable: Hashable, Sendable {
     public var sequence: [LuaValue] {
         var out: [LuaValue] = []
         var i: Int64 = 1
+        // A list: room for every field (no regrowing while it is read).
+        if large == nil, let first = small.first, case .integer(1) = first.key { out.reserveCapacity(small.count) }
         if let large {
             while let v = large[.integer(i)] {
                 out.append(v)

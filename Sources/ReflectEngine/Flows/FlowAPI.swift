@@ -445,6 +445,7 @@ public struct FlowAPI {
         let list = value.tableValue?.sequence ?? []
         guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what()): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var out: [String] = []
+        out.reserveCapacity(list.count)
         for v in list {
             switch v {
             case .string(let s):
@@ -463,6 +464,7 @@ public struct FlowAPI {
         let list = value.tableValue?.sequence ?? []
         guard list.count <= FlowAPILimits.maxArguments else { throw LuaHostError("\(what()): \(list.count) (at most \(FlowAPILimits.maxArguments))") }
         var args: [String] = []
+        args.reserveCapacity(list.count)
         for v in list {
             switch v {
             case .string(let s):
@@ -590,6 +592,7 @@ public struct FlowAPI {
             throw LuaHostError("\(function) '\(step)': \(argList.count) args (at most \(FlowAPILimits.maxArguments))")
         }
         var args: [String] = []
+        args.reserveCapacity(argList.count)
         for v in argList {
             switch v {
             // Not quoted back: a non-answer ("idk"), and an answer the safety

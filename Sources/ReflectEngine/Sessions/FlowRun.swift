@@ -11,41 +11,46 @@ final class FlowRun: FlowAPI.Host {
     let language: Language
     let clock: FlowClock
     let mood: Mood?
+    // A run is used from one thread at a time (its session's), and the API's
+    // calls into it never overlap an access in progress (no mutation of these
+    // fields runs Lua or calls back: the memos' computations are the gate's
+    // and the probe's): the fields each step touches skip the runtime's
+    // exclusivity bookkeeping (`@exclusivity(unchecked)`).
     private let lua: LuaState
     private let coroutine: LuaCoroutine
-    private var generator: SeededRandom
+    @exclusivity(unchecked) private var generator: SeededRandom
     private let observer: (@Sendable (FlowAPI.Observation) -> Void)?
     let facts: UserFacts?
     /// What the API accepted last (a prompt or a generation request), and
     /// the token its yield carries.
-    private var pending: (token: Int64, yield: FlowYield)?
-    private var asked = StepIDSet(capacity: 16)
-    private var requested = StepIDSet(capacity: 4)
+    @exclusivity(unchecked) private var pending: (token: Int64, yield: FlowYield)?
+    @exclusivity(unchecked) private var asked = StepIDSet(capacity: 16)
+    @exclusivity(unchecked) private var requested = StepIDSet(capacity: 4)
     /// The texts `s:generate` handed the flow (``FlowAPI/Host/isGeneratedText(_:)``):
     /// a few per run (one per `s:generate`, each id once), so a list searched
     /// with `==` (the equality a set would use) instead of hashing every
     /// prompt's text.
-    private var generatedTexts: [String] = []
-    private var distortionCalls = 0
+    @exclusivity(unchecked) private var generatedTexts: [String] = []
+    @exclusivity(unchecked) private var distortionCalls = 0
     /// Bounds what `print` sends to the author's log, per step.
     private let printGate = PrintGate()
     /// Counted questions shown so far (progress index).
-    private(set) var countedSoFar = 0
+    @exclusivity(unchecked) private(set) var countedSoFar = 0
     /// While one `advance` runs: the step whose answer the flow works with,
     /// and the effects it produced. Reset by every `advance`, returned by it.
-    private var answering: StepID?
-    private var effects: [FlowEffect] = []
+    @exclusivity(unchecked) private var answering: StepID?
+    @exclusivity(unchecked) private var effects: [FlowEffect] = []
     /// Experiments the flow read with `s:variant` (the person is in them):
     /// every prompt from then on uses them.
     private var readExperiments: [String] = []
     /// Verdicts of the texts this run has screened, so that an answer
     /// quoted into a later prompt is not screened twice.
-    private var verdicts = TextMemo<SafetyVerdict>()
+    @exclusivity(unchecked) private var verdicts = TextMemo<SafetyVerdict>()
 
     func screen(_ text: String) -> SafetyVerdict {
         verdicts.value(for: text) { language.safety.check($0) }
     }
-    private var nonAnswers = TextMemo<Bool>()
+    @exclusivity(unchecked) private var nonAnswers = TextMemo<Bool>()
 
     func isNonAnswer(_ text: String) -> Bool {
         nonAnswers.value(for: text) { language.probe?.isNonAnswer($0) == true }

@@ -30,15 +30,20 @@ import ReflectCore
 public final class FlowSession {
     public var definition: FlowDefinition { run.definition }
     public let sessionID: String
+    // A session is used from one thread at a time (it is not Sendable), and
+    // no change to one of these fields runs code that could reach the
+    // session (the closures passed to their mutations are local and pure):
+    // no access can overlap another, so the fields each answer touches skip
+    // the runtime's exclusivity bookkeeping (`@exclusivity(unchecked)`).
     /// The answer log, drafts and everything needed to resume.
-    public private(set) var save: SessionSave
+    @exclusivity(unchecked) public private(set) var save: SessionSave
     /// The prompt waiting for an answer; nil when finished.
-    public private(set) var current: Prompt?
+    @exclusivity(unchecked) public private(set) var current: Prompt?
     public var isFinished: Bool { current == nil }
     /// Bytes the session's Lua state holds now (GCCOUNT).
     public var memoryInUse: Int { run.memoryInUse }
     /// Distortions the flow detected, by the step whose answer it examined.
-    public private(set) var distortions: [StepID: DistortionType] = [:]
+    @exclusivity(unchecked) public private(set) var distortions: [StepID: DistortionType] = [:]
     /// The options each step offered as the last replay asked it (choices,
     /// checklists, actions; the standing prompt's too), in the session's
     /// language: what `reflect show` reads the ids of an answer stored
@@ -53,24 +58,24 @@ public final class FlowSession {
     /// a host shows these events (`saved`, then `safety` and `probe` if any)
     /// before the error, and a crisis notice reaches the person whatever
     /// the flow does after the answer. Empty after any other submit.
-    public private(set) var shownBeforeFailure: [FlowEvent] = []
+    @exclusivity(unchecked) public private(set) var shownBeforeFailure: [FlowEvent] = []
     /// Generated texts recorded in the save but not yet journalled (they go
     /// with the next answer).
-    private var unjournalledTexts: [GeneratedText] = []
+    @exclusivity(unchecked) private var unjournalledTexts: [GeneratedText] = []
     /// Whether the save's related entries changed since the last answer
     /// was journalled (they go with the next answer).
-    private var unjournalledRecall = false
+    @exclusivity(unchecked) private var unjournalledRecall = false
 
     private let source: FlowSource
     /// The language the session runs in (strings, word lists).
     public let language: Language
     private let options: SessionOptions
-    private var run: FlowRun
-    private var spec: FlowAPI.PromptSpec?
+    @exclusivity(unchecked) private var run: FlowRun
+    @exclusivity(unchecked) private var spec: FlowAPI.PromptSpec?
     private var lenient = false
     /// The exposures the standing prompt carries (from the drive that
     /// reached it), for ``begin()`` and going back.
-    private var standingExposures: [VariantAssignment] = []
+    @exclusivity(unchecked) private var standingExposures: [VariantAssignment] = []
 
     /// Opens a session, replaying `save` if given.
     /// - Throws: ``EngineError``: `.lua` (syntax, runtime, budget, memory,
@@ -154,7 +159,8 @@ public final class FlowSession {
     /// documentation for the events each case produces.
     public func submit(_ input: AnswerInput) throws(EngineError) -> [FlowEvent] {
         shownBeforeFailure = []
-        guard let prompt = current, let spec else { throw .sessionFinished }
+        // Only the spec's probe flag is read here (no copy of the spec).
+        guard let prompt = current, let probes = spec?.probe else { throw .sessionFinished }
         let value: AnswerValue
         switch input {
         case .command(.back):
@@ -195,7 +201,7 @@ public final class FlowSession {
         if save.drafts.contains(where: { $0.step == prompt.step }) { save.drafts.removeAll { $0.step == prompt.step } }
         save.flowVersion = definition.version
         // No "could you be more specific?" after a crisis notice.
-        let probed = flag == nil && spec.probe && { if case .text(let text) = value { language.probe?.isVague(text) == true } else { false } }()
+        let probed = flag == nil && probes && { if case .text(let text) = value { language.probe?.isVague(text) == true } else { false } }()
         // The flow computes what the answer leads to (distortion, next
         // prompt) first; then the answer and all of that are journalled in
         // one go, before anything is shown. If the journal fails, the
