@@ -231,6 +231,7 @@ public struct DistortionDetector: Sendable {
                             ? (old.sentence != new.sentence || new.end < old.end) : new.end > old.end
                         if replace { partials[at].partial = new }
                     } else {
+                        if partials.isEmpty { partials.reserveCapacity(16) }
                         partials.append((key, new))
                     }
                 }
@@ -246,6 +247,7 @@ public struct DistortionDetector: Sendable {
         }
         if negators.before.count > 1 { negators.before.sort { $0.end < $1.end } }
         var counted: [Match] = []
+        counted.reserveCapacity(complete.count)
         for (r, first, last, covered) in complete {
             let a = occ[first], b = occ[last]
             let negator = negation(before: a, after: b, in: occ, negators)
@@ -272,6 +274,7 @@ public struct DistortionDetector: Sendable {
         // (0.7^64 < 1e-9), and it keeps this linear on hostile input.
         var tally = [Tally](repeating: Tally(), count: c.types.count)
         var kept: [Match] = []
+        kept.reserveCapacity(counted.count)
         for m in counted where tally[Int(c.ruleType[m.rule])].count < 64 {
             let t = Int(c.ruleType[m.rule])
             if kept.contains(where: { Int(c.ruleType[$0.rule]) == t && $0.overlaps(m) }) { continue }

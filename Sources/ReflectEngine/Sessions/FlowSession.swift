@@ -197,6 +197,8 @@ public final class FlowSession {
         // (kept as parts, not a copy of the save: appending to an answer
         // list another copy shares would copy the list).
         let before = SaveUndo(save)
+        // Room for a session's usual answers at once (not regrown 1, 2, 4, 8).
+        if save.answers.isEmpty { save.answers.reserveCapacity(16) }
         save.answers.append(recorded)
         if save.drafts.contains(where: { $0.step == prompt.step }) { save.drafts.removeAll { $0.step == prompt.step } }
         save.flowVersion = definition.version
