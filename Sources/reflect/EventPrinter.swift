@@ -67,17 +67,19 @@ final class EventPrinter {
     /// notice screens it: docs/safety.md); when it returns true it has
     /// answered the line itself (shown the notice again), and the whole
     /// question is asked again without the refusal.
-    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true) -> Bool {
-        confirm(question, input: input, defaultYes: defaultYes) { _ in false }
+    /// - Parameter whenInputEnds: the answer when input ends before one is
+    ///   given (nil: the default, as for an empty line).
+    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true, whenInputEnds: Bool? = nil) -> Bool {
+        confirm(question, input: input, defaultYes: defaultYes, whenInputEnds: whenInputEnds) { _ in false }
     }
 
-    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true,
+    func confirm(_ question: String, input: AnswerSource, defaultYes: Bool = true, whenInputEnds: Bool? = nil,
                  heard: (String) throws -> Bool) rethrows -> Bool {
         let choices = hint(defaultYes ? .terminalYesDefault : .terminalNoDefault)
         let whole = question
         var question = question
         while true {
-            let typed = input.readText(prompt: question + " " + choices + " ") ?? ""
+            guard let typed = input.readText(prompt: question + " " + choices + " ") else { return whenInputEnds ?? defaultYes }
             if typed.trimmingCharacters(in: .whitespaces).isEmpty { return defaultYes }
             if let answer = (language?.localizer.answerWords ?? AnswerWords.english).boolean(typed) { return answer }
             if try heard(typed) {

@@ -48,6 +48,27 @@ struct SessionLoop {
     /// when it does, else that their answers are kept and `showHint`.
     let reopens: () -> Bool
 
+    /// Submits `answer`. When the store cannot take it (``EngineError/journal``:
+    /// the database held by another process past the wait, a full disk),
+    /// the session is back at the same prompt and the answer is still in
+    /// hand: a person at the terminal sees the error and is asked whether to
+    /// try again, as often as they like, so a passing lock costs nothing they
+    /// typed. Declining (or input ending) stops the run, resumable, after
+    /// printing a text answer back so it can be copied. Any other error, and
+    /// every error for a machine, is thrown as before.
+    private func submit(_ answer: AnswerInput, person: Bool) throws -> [FlowEvent] {
+        while true {
+            do { return try session.submit(answer) } catch {
+                guard person, case .journal = error, session.current != nil else { throw error }
+                printer.fail(error)
+                if printer.confirm("\n  " + printer.text(.terminalRetrySave), input: input, defaultYes: true, whenInputEnds: false) { continue }
+                if case .text(let words) = answer { printer.note(printer.text(.terminalNotSaved, words)) }
+                printer.note(printer.text(.terminalStopped, resumeHint))
+                throw ExitCode(1)
+            }
+        }
+    }
+
     func run(resumed: Bool) throws {
         // The related-entries index catches up with this run's answers in
         // one transaction when the run stops, however it stops. A failure
@@ -89,7 +110,7 @@ struct SessionLoop {
                 return
             case .success(let answer):
                 let events: [FlowEvent]
-                do { events = try session.submit(answer) } catch let error as EngineError {
+                do { events = try submit(answer, person: person) } catch let error as EngineError {
                     // The flow failed after taking the answer: what the
                     // answer showed (saved, a crisis notice) comes first,
                     // then the error, then what the person can do: resume

@@ -52,8 +52,21 @@ struct FlowFailureCLITests {
         #expect(de.stdout.contains("Deine Antworten bis hierher sind gespeichert; du findest sie hier: reflect show"), "\(de.stdout)")
     }
 
-    @Test("a database another process holds when the answer is written: the error, then how to resume, and resuming continues")
-    func errorThatResumes() throws {
+    /// Holds `db` as another process would, for longer than the store waits (10 s).
+    func holding(_ db: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: db, configuration: config)
+        try holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+        return holder
+    }
+
+    func release(_ holder: DatabaseQueue) throws {
+        try holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
+    }
+
+    @Test("a database another process holds when the answer is written: the error, the answer kept, and trying again saves it and goes on")
+    func busyThenTryAgain() throws {
         let content = try ContentFixture(["flows/test/fails.lua": FlowFailureCLITests.flow])
         defer { content.remove() }
         let db = tempDB()
@@ -63,21 +76,46 @@ struct FlowFailureCLITests {
         term.type("hello\r")
         at = try #require(term.waitFor("How strong?", after: at), "\(term.screen)")
         at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
-        // Another process holds the database for longer than the store waits (10 s).
-        var config = Configuration()
-        config.allowsUnsafeTransactions = true
-        let holder = try DatabaseQueue(path: db, configuration: config)
-        try holder.writeWithoutTransaction { try $0.execute(sql: "BEGIN EXCLUSIVE TRANSACTION") }
+        let holder = try holding(db)
         term.type("3\r")
-        let stopped = term.waitFor("continue any time with: reflect resume", after: at, timeout: 40)
-        try holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
-        #expect(stopped != nil, "\(term.screen.suffix(600))")
+        let asked = term.waitFor("Try saving it again? [Y/n]", after: at, timeout: 40)
+        try release(holder)
+        at = try #require(asked, "\(term.screen.suffix(600))")
         #expect(term.screen.contains("[store.write_failed]"), "\(term.screen.suffix(600))")
+        // Enter tries again: the answer typed before is the one saved, and
+        // the flow goes on without asking for it again.
+        term.type("\r")
+        at = try #require(term.waitFor("Third question?", after: at), "\(term.screen.suffix(600))")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("third\r")
+        #expect(term.finish() == 0, "\(term.screen.suffix(600))")
+        let id = try #require(try Store(path: db, access: .readOnly).recentSessions(user: "default").first?.id)
+        let show = try CLIRunner.run(["show", String(id.prefix(8)), "--db", db, "--content", content.root.path])
+        #expect(show.stdout.contains("→ hello") && show.stdout.contains("→ 3") && show.stdout.contains("→ third"), "\(show.stdout)")
+    }
+
+    @Test("declining to try again: what was typed is printed back to copy, then how to resume, and resuming asks that question again")
+    func busyThenStop() throws {
+        let content = try ContentFixture(["flows/test/fails.lua": FlowFailureCLITests.flow])
+        defer { content.remove() }
+        let db = tempDB()
+        let term = try PseudoTerminal(["run", "test.fails", "--content", content.root.path, "--db", db], columns: 200)
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        let holder = try holding(db)
+        term.type("words I typed with care\r")
+        let asked = term.waitFor("Try saving it again? [Y/n]", after: at, timeout: 40)
+        at = try #require(asked, "\(term.screen.suffix(600))")
+        term.type("n\r")
+        let stopped = term.waitFor("continue any time with: reflect resume", after: at, timeout: 20)
+        try release(holder)
+        #expect(stopped != nil, "\(term.screen.suffix(600))")
+        #expect(term.screen.contains("Not saved. What you typed, to copy: words I typed with care"), "\(term.screen.suffix(600))")
         #expect(term.finish() == 1, "\(term.screen.suffix(600))")
 
-        // The line is true: resuming asks the question again and goes on.
-        let resumed = try CLIRunner.run(["resume", "--content", content.root.path, "--db", db], stdin: "3\nthird\n")
+        // The line is true: resuming asks the unsaved question again and goes on.
+        let resumed = try CLIRunner.run(["resume", "--content", content.root.path, "--db", db], stdin: "hello\n3\nthird\n")
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(resumed.stdout.contains("How strong?") && resumed.stdout.contains("Third question?"), "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("First question?") && resumed.stdout.contains("Third question?"), "\(resumed.stdout)")
     }
 }

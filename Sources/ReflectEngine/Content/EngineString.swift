@@ -71,6 +71,8 @@ public enum EngineString: String, CaseIterable, Sendable {
     case terminalStartAnew = "terminal.start_anew"
     case terminalKeptAsIs = "terminal.kept_as_is"
     case terminalFailedSaved = "terminal.failed_saved"
+    case terminalRetrySave = "terminal.retry_save"
+    case terminalNotSaved = "terminal.not_saved"
 
     // `reflect progress` and `reflect coach context` in text form. Counts are
     // written as a label and a value ("Days in a row: 1"): the locale files
