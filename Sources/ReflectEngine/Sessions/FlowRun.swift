@@ -143,7 +143,7 @@ final class FlowRun: FlowAPI.Host {
         defer { answering = nil }
         // What the flow returns when it ends is not used: it stays in the state.
         let result: LuaResumptionInPlace
-        do { result = try lua.resumeInPlace(coroutine, passing: value) } catch { throw .lua(error) }
+        do { result = try lua.resumeInPlace(coroutine, passing: value) } catch { throw .lua(FlowAPI.withSuggestion(error)) }
         guard case .yielded(let yielded) = result else {
             // The flow ended: the rules' `finish` celebrates the run.
             if let rulesFinish, step != nil {
