@@ -312,6 +312,12 @@ do {
             if i % k == k - 1, args[5] == "index" { try store.catchUpRelatedEntries() }
         }
         print("mode=session-write rows=\(n) per-session=\(k) \(args[5]) loop=\(String(format: "%.3f", Date().timeIntervalSince(start))) s")
+    case "journal-history":
+        // The 10-year history the journalled-answer row is measured on,
+        // written once and copied for each measured run (bench/compare).
+        guard args.count >= 4, let days = Int(args[3]) else { fail("journal-history DBPATH DAYS") }
+        try writeHistory(try Store(path: args[2]), days: days)
+        print("mode=journal-history days=\(days)")
     case "journal-write":
         // The engine's own write: StoreJournal.answered, as `reflect run`
         // journals each answer (with its step day, showed-up day, themes and
