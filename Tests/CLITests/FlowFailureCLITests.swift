@@ -65,14 +65,20 @@ struct FlowFailureCLITests {
         try holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
     }
 
+    /// `reflect run test.fails` at a terminal, waiting at its first question's `> `.
+    func runAtFirstQuestion(_ content: ContentFixture, _ db: String) throws -> (PseudoTerminal, String.Index) {
+        let term = try PseudoTerminal(["run", "test.fails", "--content", content.root.path, "--db", db], columns: 200)
+        let asked = try #require(term.waitFor("First question?"), "\(term.screen)")
+        return (term, try #require(term.waitFor("> ", after: asked), "\(term.screen)"))
+    }
+
     @Test("a database another process holds when the answer is written: the error, the answer kept, and trying again saves it and goes on")
     func busyThenTryAgain() throws {
         let content = try ContentFixture(["flows/test/fails.lua": FlowFailureCLITests.flow])
         defer { content.remove() }
         let db = tempDB()
-        let term = try PseudoTerminal(["run", "test.fails", "--content", content.root.path, "--db", db], columns: 200)
-        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
-        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        let (term, first) = try runAtFirstQuestion(content, db)
+        var at = first
         term.type("hello\r")
         at = try #require(term.waitFor("How strong?", after: at), "\(term.screen)")
         at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
@@ -99,9 +105,8 @@ struct FlowFailureCLITests {
         let content = try ContentFixture(["flows/test/fails.lua": FlowFailureCLITests.flow])
         defer { content.remove() }
         let db = tempDB()
-        let term = try PseudoTerminal(["run", "test.fails", "--content", content.root.path, "--db", db], columns: 200)
-        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
-        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        let (term, first) = try runAtFirstQuestion(content, db)
+        var at = first
         let holder = try holding(db)
         term.type("words I typed with care\r")
         let asked = term.waitFor("Try saving it again? [Y/n]", after: at, timeout: 40)
