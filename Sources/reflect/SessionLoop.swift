@@ -11,18 +11,21 @@ import ReflectStore
 struct SessionLoop {
     /// `reflect resume ID`, with the options that found this session.
     static func resumeHint(session: String, content: ContentOptions, store: StoreOptions) -> String {
-        var words = ["reflect", "resume", String(session.prefix(8))]
-        if let db = store.db { words += ["--db", shellQuoted(db)] }
-        if store.user != "default" { words += ["--user", shellQuoted(store.user)] }
-        if let dir = content.content { words += ["--content", shellQuoted(dir)] }
-        return words.joined(separator: " ")
+        command("resume", session: session, store: store, content: content.content)
     }
 
     /// `reflect show ID`, with the `--db` and `--user` that found this session.
     static func showHint(session: String, store: StoreOptions) -> String {
-        var words = ["reflect", "show", String(session.prefix(8))]
+        command("show", session: session, store: store, content: nil)
+    }
+
+    /// `reflect VERB ID --db … --user … --content …`, each option only when
+    /// it is not the default, quoted for a shell.
+    private static func command(_ verb: String, session: String, store: StoreOptions, content: String?) -> String {
+        var words = ["reflect", verb, String(session.prefix(8))]
         if let db = store.db { words += ["--db", shellQuoted(db)] }
         if store.user != "default" { words += ["--user", shellQuoted(store.user)] }
+        if let content { words += ["--content", shellQuoted(content)] }
         return words.joined(separator: " ")
     }
 
