@@ -32,7 +32,7 @@ struct LetterCommand: ParsableCommand {
         let store = try storeOptions.open(.readOnly)
         let data = try JournalData(store: store, user: storeOptions.user, now: now)
         let day = try JournalData.day(week, option: "--week") ?? data.today
-        let letter = WeeklyLetter.compose(week: day, entries: data.entries)
+        let letter = WeeklyLetter.compose(week: day, entries: data.entries, moods: data.moods)
         switch format {
         case .json:
             let encoder = JSONEncoder()
@@ -63,6 +63,9 @@ struct LetterText {
         }
         if !l.themes.isEmpty {
             out += [s("letter.themes", l.themes.map { s($0.theme.nameKey) }.joined(separator: ", ")), ""]
+        }
+        if !l.moods.isEmpty {
+            out += [s("letter.moods", l.moods.map { s("mood." + $0.mood.rawValue) + " " + String($0.entries) }.joined(separator: " · ")), ""]
         }
         if l.moments.isEmpty {
             out += [s("letter.moments.none"), ""]

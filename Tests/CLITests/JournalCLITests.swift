@@ -108,6 +108,24 @@ struct JournalCLITests {
         #expect(german.stdout.contains("Diese Woche hat keine Einträge"))
     }
 
+    @Test("a week with only mood logs: the letter is not the empty one (as the digest counts them) and names the moods logged")
+    func letterOfMoodLogs() throws {
+        for (day, mood) in [("2026-11-16", "good"), ("2026-11-17", "good"), ("2026-11-18", "bad")] {
+            let log = try reflect(["log", mood, "--date", day, "--now", "2026-11-19T10:00:00+01:00"])
+            #expect(log.status == 0, "\(log.stderr)")
+        }
+        let letter = try reflect(["letter", "--week", "2026-11-18", "--now", "2026-11-19T10:00:00+01:00"])
+        #expect(!letter.stdout.contains("This week has no entries"), "\(letter.stdout)")
+        #expect(letter.stdout.contains("Moods you logged: good 2 · bad 1"), "\(letter.stdout)")
+        #expect(letter.stdout.contains("No moments kept this week."))
+        let digest = try reflect(["digest", "--week", "2026-11-18", "--now", "2026-11-19T10:00:00+01:00"])
+        #expect(digest.stdout.contains("Entries this week: 3"), "\(digest.stdout)")
+        let german = try reflect(["letter", "--week", "2026-11-18", "--locale", "de", "--now", "2026-11-19T10:00:00+01:00"])
+        #expect(german.stdout.contains("Deine Stimmungseinträge: gut 2 · schlecht 1"), "\(german.stdout)")
+        let json = try reflect(["letter", "--week", "2026-11-18", "--format", "json", "--now", "2026-11-19T10:00:00+01:00"])
+        #expect(json.stdout.contains("\"mood_entries\":3"), "\(json.stdout)")
+    }
+
     @Test("the report: Markdown with a week-by-week table, and one self-contained HTML page with both pictures and the person's words escaped")
     func report() throws {
         try checkIn(day: 16, mood: 3, sleep: "5.5", note: "\"<script>alert(1)</script> the deadline & the boss\"")

@@ -28,7 +28,7 @@ struct WeeklyLetterTests {
 
     @Test("top themes, the three most intense moments (ties: most recent first), two questions and the latest next step")
     func contents() {
-        let letter = WeeklyLetter.compose(week: monday.adding(days: 3), entries: week)
+        let letter = WeeklyLetter.compose(week: monday.adding(days: 3), entries: week, moods: [])
         #expect(letter.start == monday && letter.end == monday.adding(days: 6))
         #expect(letter.entries == 6)
         #expect(letter.themes.map(\.theme) == [.work, .sleep, .family])
@@ -40,8 +40,8 @@ struct WeeklyLetterTests {
 
     @Test("the same week gives the same letter twice, whatever order the entries come in")
     func identical() throws {
-        let a = WeeklyLetter.compose(week: monday, entries: week)
-        let b = WeeklyLetter.compose(week: monday.adding(days: 6), entries: week.reversed())
+        let a = WeeklyLetter.compose(week: monday, entries: week, moods: [])
+        let b = WeeklyLetter.compose(week: monday.adding(days: 6), entries: week.reversed(), moods: [])
         #expect(a == b)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
@@ -50,14 +50,30 @@ struct WeeklyLetterTests {
 
     @Test("an empty week gives the empty letter; a partial week gives what there is")
     func emptyAndPartial() {
-        let empty = WeeklyLetter.compose(week: monday.adding(days: -7), entries: week)
+        let empty = WeeklyLetter.compose(week: monday.adding(days: -7), entries: week, moods: [])
         #expect(empty.isEmpty)
         #expect(empty.moments.isEmpty && empty.themes.isEmpty && empty.commitment == nil)
         #expect(empty.questions == [.remember, .carry])
-        let partial = WeeklyLetter.compose(week: monday, entries: [moment(3, "Slept eight hours", intensity: 3)])
+        let partial = WeeklyLetter.compose(week: monday, entries: [moment(3, "Slept eight hours", intensity: 3)], moods: [])
         #expect(partial.moments.count == 1)
         #expect(partial.themes.isEmpty)
         #expect(partial.questions == [.remember, .carry])
         #expect(partial.commitment == nil)
+    }
+
+    @Test("a week of mood logs alone is not empty: the letter and the digest follow one rule, and the letter shows the moods")
+    func moodLogsAlone() {
+        let moods = [MoodDay(day: monday, mood: .good), MoodDay(day: monday.adding(days: 1), mood: .good),
+                     MoodDay(day: monday.adding(days: 2), mood: .bad), MoodDay(day: monday.adding(days: 9), mood: .great)]
+        let letter = WeeklyLetter.compose(week: monday, entries: [], moods: moods)
+        let digest = WeeklyDigest.compose(week: monday, entries: [], moods: moods, streak: nil, daysShowedUp: 3)
+        #expect(!letter.isEmpty)
+        #expect(letter.isEmpty == digest.isEmpty)
+        #expect(letter.moodEntries == 3)
+        #expect(letter.moods == [.init(mood: .good, entries: 2), .init(mood: .bad, entries: 1)])
+        #expect(letter.questions == [.remember, .carry])
+        let quiet = WeeklyLetter.compose(week: monday.adding(days: -7), entries: [], moods: moods)
+        #expect(quiet.isEmpty)
+        #expect(quiet.isEmpty == WeeklyDigest.compose(week: monday.adding(days: -7), entries: [], moods: moods, streak: nil, daysShowedUp: 0).isEmpty)
     }
 }

@@ -52,7 +52,7 @@ public struct JournalReport: Sendable, Equatable, Encodable {
             let sunday = monday.adding(days: 6)
             let week = inPeriod.filter { $0.day >= monday && $0.day <= sunday }
             let days = checkIns.filter { $0.key >= monday && $0.key <= sunday }.map(\.value)
-            let letter = WeeklyLetter.compose(week: monday, entries: week)
+            let letter = WeeklyLetter.compose(week: monday, entries: week, moods: moods)
             summaries.append(WeekSummary(start: monday, entries: week.count, checkIns: days.count,
                                          mood: Insights.mean(days.compactMap { $0.number("mood") }).map(Insights.round1),
                                          sleepHours: Insights.mean(days.compactMap { $0.number("sleep_hours") }).map(Insights.round1),

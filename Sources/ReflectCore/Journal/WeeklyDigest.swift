@@ -36,7 +36,7 @@ public struct WeeklyDigest: Sendable, Equatable, Encodable {
     }
 
     /// No sessions and no mood entries this week.
-    public var isEmpty: Bool { entries == 0 && moodEntries == 0 }
+    public var isEmpty: Bool { WeeklyLetter.isEmptyWeek(sessions: entries, moods: moodEntries) }
 
     /// Days with a mood before a best day is named.
     public static let minimumMoodDays = 2
@@ -149,7 +149,7 @@ public struct WeeklyDigest: Sendable, Equatable, Encodable {
         // else the letter's first moment.
         let report = JournalReport.compose(entries: entries, moods: weekMoods, weeks: 1, through: start)
         let moodDays = report.days.compactMap { d in d.mood.map { (d.day, $0) } }
-        let letter = WeeklyLetter.compose(week: start, entries: entries)
+        let letter = WeeklyLetter.compose(week: start, entries: entries, moods: weekMoods)
         if moodDays.count >= minimumMoodDays, let high = moodDays.map(\.1).max(), let low = moodDays.map(\.1).min(), high > low,
            let best = moodDays.last(where: { $0.1 == high }) {
             digest.highlight = Highlight(kind: .bestDay, day: best.0, weekday: best.0.weekday, mood: best.1,

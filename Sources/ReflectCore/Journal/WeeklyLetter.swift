@@ -1,13 +1,20 @@
 /// The weekly letter: a pure function of one week's entries (the same week
 /// gives the same letter). Top 3 themes, 3 moments (most intense first,
 /// ties by recency), 2 questions, 1 commitment from the week's "next step"
-/// answers. No entries: a gentle empty letter; some: what there is.
+/// answers. An empty week (``isEmptyWeek(sessions:moods:)``, the digest's
+/// rule too): a gentle empty letter; some entries: what there is (a week of
+/// mood logs alone gets the moods it logged).
 public struct WeeklyLetter: Sendable, Equatable, Encodable {
     /// Monday and Sunday of the week.
     public var start: CalendarDay
     public var end: CalendarDay
     /// Entries (sessions) of the week.
     public var entries: Int
+    /// Mood-log entries of the week (`reflect log`).
+    public var moodEntries: Int
+    /// The week's mood-log entries per mood, best mood first (moods with
+    /// none left out).
+    public var moods: [MoodCount]
     /// Up to 3, most mentioned first (entries that mention each; ties in ``Theme`` order).
     public var themes: [ThemeCount]
     /// Up to 3 moments.
@@ -17,7 +24,23 @@ public struct WeeklyLetter: Sendable, Equatable, Encodable {
     /// The most recent "next step" answer of the week, if any.
     public var commitment: String?
 
-    public var isEmpty: Bool { entries == 0 }
+    enum CodingKeys: String, CodingKey {
+        case start, end, entries, moods, themes, moments, questions, commitment
+        case moodEntries = "mood_entries"
+    }
+
+    /// No sessions and no mood entries this week.
+    public var isEmpty: Bool { Self.isEmptyWeek(sessions: entries, moods: moodEntries) }
+
+    /// The one rule the letter and the digest share: a week is empty (the
+    /// gentle empty letter, the quiet digest) when it has no session and no
+    /// mood-log entry; a mood logged with `reflect log` is an entry.
+    public static func isEmptyWeek(sessions: Int, moods: Int) -> Bool { sessions == 0 && moods == 0 }
+
+    public struct MoodCount: Sendable, Equatable, Encodable {
+        public var mood: Mood
+        public var entries: Int
+    }
 
     public struct ThemeCount: Sendable, Equatable, Encodable {
         public var theme: Theme
@@ -54,11 +77,17 @@ public struct WeeklyLetter: Sendable, Equatable, Encodable {
     }
 
     /// The letter of the week starting on `monday` (any day of it is moved
-    /// to its Monday) from `entries` (those outside the week are ignored).
-    public static func compose(week day: CalendarDay, entries all: [JournalEntry]) -> WeeklyLetter {
+    /// to its Monday) from `entries` and the mood log `moods` (those outside
+    /// the week are ignored).
+    public static func compose(week day: CalendarDay, entries all: [JournalEntry], moods allMoods: [MoodDay]) -> WeeklyLetter {
         let start = Insights.weekStart(day), end = start.adding(days: 6)
         let entries = all.filter { $0.day >= start && $0.day <= end }
             .sorted { ($0.day, $0.startedAt, $0.sessionID) < ($1.day, $1.startedAt, $1.sessionID) }
+        let weekMoods = allMoods.filter { $0.day >= start && $0.day <= end }
+        let moodCounts = Mood.allCases.reversed().compactMap { mood -> MoodCount? in
+            let n = weekMoods.filter { $0.mood == mood }.count
+            return n > 0 ? MoodCount(mood: mood, entries: n) : nil
+        }
 
         var counts: [Theme: Int] = [:]
         for e in entries {
@@ -89,7 +118,8 @@ public struct WeeklyLetter: Sendable, Equatable, Encodable {
                 if let t = e.text(step) { commitment = t; break }
             }
         }
-        return WeeklyLetter(start: start, end: end, entries: entries.count, themes: top, moments: moments,
+        return WeeklyLetter(start: start, end: end, entries: entries.count, moodEntries: weekMoods.count, moods: moodCounts,
+                            themes: top, moments: moments,
                             questions: questions, commitment: commitment)
     }
 }
