@@ -71,6 +71,7 @@ public final class Store: Sendable {
     public init(path: String, access: Access = .readWrite, reading: Reading = .concurrent) throws(StoreError) {
         self.path = path
         self.access = access
+        StoreFile.ignoreFileSizeSignal()
         do {
             switch access {
             case .readWrite: writer = try Store.openForWriting(path, reading: reading)
@@ -209,15 +210,20 @@ public final class Store: Sendable {
     private static func openReadOnly(_ path: String) throws -> DatabaseQueue {
         do {
             return try DatabaseQueue(path: path, configuration: configuration(path: path, readonly: true))
-        } catch let e as DatabaseError where e.resultCode == .SQLITE_CANTOPEN && FileManager.default.isReadableFile(atPath: path) {
+        } catch let e as DatabaseError where FileManager.default.isReadableFile(atPath: path)
+                    && (e.resultCode == .SQLITE_CANTOPEN
+                        || ((e.resultCode == .SQLITE_IOERR || e.resultCode == .SQLITE_FULL) && StoreFile.spaceShortage(path) != nil)) {
             // A WAL database on a read-only mount: its -shm cannot be
-            // created. Nothing can write it there, so it is immutable;
-            // unless a write-ahead log is left over, which could then not
-            // be read: better refused than shown without its last answers.
+            // created. On a full disk (or past the file size limit) it
+            // cannot be sized. Nothing can write the database then (no
+            // room for a log frame), so it is immutable, and a person can
+            // still read and export what they wrote; unless a write-ahead
+            // log is left over, which could then not be read: better
+            // refused than shown without its last answers.
             let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? NSNumber)?.intValue ?? 0
             guard wal == 0 else {
                 throw StoreError.cannotOpen(path: path, reason: "its write-ahead log (\(path)-wal) holds changes that cannot be read "
-                                            + "without write access to the directory; open it once where it can be written")
+                                            + "without write access to the directory and room on its disk; open it once where it can be written")
             }
             var allowed = CharacterSet.urlPathAllowed
             allowed.remove(charactersIn: "?#%")

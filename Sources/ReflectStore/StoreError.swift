@@ -19,6 +19,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(String)
     /// The database cannot be written here (read-only file or mount).
     case readOnly(path: String)
+    /// The database's files cannot grow: the disk is full, or a file size
+    /// limit was reached (`reason` says which). The transaction was rolled
+    /// back: nothing of it was written, and what was stored before is intact.
+    case diskFull(path: String, reason: String)
     /// SQLite failed (after retries for a busy database).
     case database(String)
     /// A search through a read-only store while the related-entries index
@@ -48,6 +52,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .olderDatabase: "store.older_database"
         case .busy: "store.busy"
         case .readOnly: "store.read_only"
+        case .diskFull: "store.disk_full"
         case .database: "store.database"
         case .searchNotCaughtUp: "store.search_not_caught_up"
         case .sessionNotFound: "store.session_not_found"
@@ -72,6 +77,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "(e.g. `reflect history --db \(path)`), then try again."
         case .busy(let m): "the database is busy (\(m)); nothing was written, try again"
         case .readOnly(let path): "the database at \(path) is read-only here; nothing was written"
+        case .diskFull(let path, let reason):
+            "cannot write the database at \(path): \(reason); nothing was written. Free some space (or raise the limit) and try again"
         case .database(let m): "database error: \(m)"
         case .searchNotCaughtUp(let path):
             "the related-entries index of \(path) has answers to add, which read-only access cannot write; "
@@ -91,10 +98,19 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// Maps an error thrown by GRDB/SQLite: store errors pass through; a
     /// busy or locked database becomes the retryable ``busy(_:)``; a
-    /// read-only one ``readOnly(path:)``.
+    /// read-only one ``readOnly(path:)``; a full disk (`SQLITE_FULL`, or an
+    /// I/O error while the file system or the file size limit leaves no
+    /// room: SQLite reports `EFBIG` and a `-shm` it cannot size as plain
+    /// I/O errors) ``diskFull(path:reason:)``.
     static func mapping(_ error: any Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
         if let e = error as? DatabaseError {
+            if e.resultCode == .SQLITE_FULL || e.resultCode == .SQLITE_IOERR, let shortage = StoreFile.spaceShortage(path) {
+                return .diskFull(path: path, reason: shortage)
+            }
+            if e.resultCode == .SQLITE_FULL {
+                return .diskFull(path: path, reason: "the disk is full (\(e.message ?? "database or disk is full"))")
+            }
             switch e.resultCode {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 return .busy("another process holds it: \(e.message ?? "database is locked")")

@@ -42,6 +42,61 @@ enum StoreFile {
         }
     }
 
+    /// A file size limit (`ulimit -f`, `RLIMIT_FSIZE`) makes the kernel send
+    /// SIGXFSZ to a process writing past it, and its default action ends
+    /// the process at once, with nothing said (a killed `reflect` in the
+    /// middle of a session). Ignored, the write fails with `EFBIG` and
+    /// SQLite reports an error the store maps to
+    /// ``StoreError/diskFull(path:reason:)``. Only the default action is
+    /// replaced: an application that handles the signal keeps its handler.
+    static func ignoreFileSizeSignal() {
+        _ = ignoreFileSizeSignalOnce
+    }
+
+    private static let ignoreFileSizeSignalOnce: Void = {
+        var current = sigaction()
+        guard sigaction(SIGXFSZ, nil, &current) == 0 else { return }
+        #if canImport(Glibc)
+        let isDefault = current.__sigaction_handler.sa_handler == nil
+        #else
+        let isDefault = current.__sigaction_u.__sa_handler == nil
+        #endif
+        guard isDefault else { return }
+        signal(SIGXFSZ, SIG_IGN)
+    }()
+
+    /// Why writing `path` (or its `-wal` / `-shm`) can fail for lack of
+    /// room, when it can: the file system holding it has (almost) no space
+    /// left, or the process's file size limit is at or below what the
+    /// database's files need. `nil` when neither holds (another I/O error).
+    static func spaceShortage(_ path: String) -> String? {
+        let dir = (path as NSString).deletingLastPathComponent
+        var fs = statvfs()
+        if statvfs(dir.isEmpty ? "." : dir, &fs) == 0 {
+            let free = UInt64(fs.f_bavail) * UInt64(fs.f_frsize)
+            if free < 1 << 20 {
+                return "no space left on the file system holding \(dir.isEmpty ? "." : dir) (\(free / 1024) KiB free)"
+            }
+        }
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        #else
+        let resource = RLIMIT_FSIZE
+        #endif
+        if getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max {
+            let largest = [path, path + "-wal", path + "-shm"].map { file -> UInt64 in
+                var st = stat()
+                return stat(file, &st) == 0 ? UInt64(max(st.st_size, 0)) : 0
+            }.max() ?? 0
+            // SQLite writes a page (and a WAL frame) past the current end.
+            if largest + (1 << 16) >= UInt64(limit.rlim_cur) {
+                return "the file size limit of this process (ulimit -f: \(UInt64(limit.rlim_cur) / 1024) KiB) was reached"
+            }
+        }
+        return nil
+    }
+
     /// "permission denied: cannot create the file in /x (directory mode 000, owner uid 0)".
     static func explain(_ code: Int32, creating what: String, in dir: String) -> String {
         let reason = String(cString: strerror(code)).lowercased()
