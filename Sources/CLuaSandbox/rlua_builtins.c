@@ -81,10 +81,14 @@ static int sb_print(lua_State *L) {
     int n = lua_gettop(L);
     luaL_Buffer b;
     luaL_buffinit(L, &b);
+    /* A buffer operation expects the buffer's box on top of the stack, or
+     * the one value luaL_addvalue adds: the separator goes in before the
+     * next value is pushed (added with that value on top, a buffer past
+     * its first 1 KB took the value for its box: a use after free). */
     for (int i = 1; i <= n; i++) {
-        rlua_push_tostring(L, i);
         if (i > 1)
             luaL_addchar(&b, '\t');
+        rlua_push_tostring(L, i);
         luaL_addvalue(&b);
     }
     luaL_pushresult(&b);

@@ -109,4 +109,16 @@ struct LuaStateBasicsTests {
         try lua.call(lua.load("print('hello', 42, nil)", as: "p.lua"))
         #expect(lines.all == ["hello\t42\tnil"])
     }
+
+    @Test("print of several values whose text passes 1 KB hands the host exactly that text")
+    func printLongValues() throws {
+        let lines = LockedLines()
+        let lua = try LuaState(print: { lines.append($0) })
+        try lua.call(lua.load("""
+            print(("x"):rep(2000), "y", ("z"):rep(3000), 5)
+            print(("a"):rep(1020), "b", setmetatable({}, { __tostring = function() return ("t"):rep(1500) end }), "end")
+            """, as: "p.lua"))
+        #expect(lines.all == [String(repeating: "x", count: 2000) + "\ty\t" + String(repeating: "z", count: 3000) + "\t5",
+                              String(repeating: "a", count: 1020) + "\tb\t" + String(repeating: "t", count: 1500) + "\tend"])
+    }
 }
