@@ -16,8 +16,9 @@ struct CelebrationRulesCheck {
         let files = walker.compactMap { $0 as? URL }.filter { $0.lastPathComponent == FlowSource.celebrationRulesFile }.sorted { $0.path < $1.path }
         for url in files {
             let name = root.displayName(for: url)
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
-                out.append(Diagnostic(.celebrationRule, file: name, message: "cannot read the file as UTF-8 text"))
+            let text: String
+            do { text = try ContentText.read(url) { .invalidContent(file: name, line: $0, message: $1) } } catch {
+                out.append(Diagnostic(.celebrationRule, file: name, line: error.line, message: error.message))
                 continue
             }
             out += CelebrationRulesCheck.check(text, file: name)

@@ -102,8 +102,10 @@ public struct ContentLibrary: Sendable {
     }
 
     private func document(_ tag: String, bytes: Data, runtime: Bool) throws(EngineError) -> LocaleDocument {
-        guard let text = String(data: bytes, encoding: .utf8) else {
-            throw .invalidContent(file: "locales/\(tag).yaml", line: nil, message: "cannot read the file as UTF-8 text")
+        let text: String
+        switch ContentText.decode(bytes) {
+        case .success(let decoded): text = decoded
+        case .failure(let invalid): throw .invalidContent(file: "locales/\(tag).yaml", line: invalid.line, message: invalid.message)
         }
         return try checked(tag, LocaleFile.document(text, file: "locales/\(tag).yaml", runtime: runtime))
     }

@@ -46,10 +46,7 @@ public struct ExperimentFile: Sendable, Equatable {
                          "targeting", "namespace", "variations", "description"]
 
     public static func load(_ url: URL, displayName: String) throws(EngineError) -> ExperimentFile {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
-        }
+        let text = try ContentText.read(url) { .invalidContent(file: displayName, line: $0, message: $1) }
         return try parse(text, file: displayName, expectedKey: url.deletingPathExtension().lastPathComponent)
     }
 

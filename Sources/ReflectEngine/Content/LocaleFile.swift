@@ -36,10 +36,7 @@ package enum LocaleFile {
     /// the word lists, which compiling them checks again); a file that
     /// fails to compile is re-read without `runtime` to name the line.
     package static func load(_ url: URL, displayName: String, runtime: Bool = false) throws(EngineError) -> LocaleDocument {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
-        }
+        let text = try ContentText.read(url) { .invalidContent(file: displayName, line: $0, message: $1) }
         return try document(text, file: displayName, runtime: runtime)
     }
 

@@ -18,10 +18,7 @@ public struct Personality: Sendable, Equatable {
     public var strings: [String: [String: String]]
 
     static func load(_ url: URL, displayName: String) throws(EngineError) -> Personality {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw .invalidContent(file: displayName, line: nil, message: "cannot read the file as UTF-8 text")
-        }
+        let text = try ContentText.read(url) { .invalidContent(file: displayName, line: $0, message: $1) }
         let doc = try YAMLDocument(text: text, file: displayName)
         var p = Personality(id: "", name: "", strings: [:])
         for (key, keyNode, value) in try doc.mapping(doc.root, "a personality file") {

@@ -31,8 +31,10 @@ package struct YAMLDocument {
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.map { "'\($0)'" }.joined(separator: ", ")
             return .invalidContent(file: file, line: context.mark.line, message: "\(keys) appears twice in the same mapping")
-        case .reader(let problem, _, _, _):
-            return .invalidContent(file: file, line: nil, message: "malformed YAML: \(problem)")
+        case .reader(let problem, let offset, _, let yaml):
+            // libyaml's reader names a byte offset (a control character, a NUL).
+            return .invalidContent(file: file, line: offset.map { ContentText.line(ofByte: $0, in: yaml) },
+                                   message: "malformed YAML: \(problem)")
         default:
             return .invalidContent(file: file, line: nil, message: "malformed YAML: \(error)")
         }

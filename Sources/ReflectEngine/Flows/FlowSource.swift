@@ -35,11 +35,14 @@ public struct FlowSource: Sendable, Equatable {
         guard data.count <= maxBytes else {
             throw .invalidFlow(file: displayName, line: nil, message: "the file is \(data.count) bytes (at most \(maxBytes)); split the flow")
         }
-        guard var text = String(data: data, encoding: .utf8) else {
+        var text: String
+        switch ContentText.decode(data) {
+        case .success(let decoded): text = decoded
+        case .failure(let invalid):
             if data.first == 0x1B {
                 throw .invalidFlow(file: displayName, line: nil, message: "binary chunks (precompiled Lua) are not allowed; ship the .lua source")
             }
-            throw .invalidFlow(file: displayName, line: nil, message: "the file is not UTF-8 text")
+            throw .invalidFlow(file: displayName, line: invalid.line, message: invalid.message)
         }
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         var source = FlowSource(name: displayName, text: text)
