@@ -73,6 +73,19 @@ struct NumberScaleTests {
         #expect(NumberScale.problem(min: 0, max: .infinity, step: 1)?.contains("finite") == true)
     }
 
+    @Test("a typed number is never taken as another value of a scale with large steps; scales beyond ±1e9 are refused")
+    func largeSteps() {
+        let big = PromptShape(kind: .number, scale: NumberScale(min: 0, max: 1e9, step: 1e7))
+        #expect(value(big.validate(.text("5"))) == nil, "5 is not 0")
+        #expect(value(big.validate(.number(9_999_999))) == nil)
+        #expect(value(big.validate(.text("10000000"))) == .integer(10_000_000))
+        #expect(value(big.validate(.text("0"))) == .integer(0))
+        #expect(NumberScale.problem(min: -9.223372036854775808e18, max: 9.223372036854775808e18, step: 9.223372036854775808e18)?
+                    .contains("within ±1000000000") == true)
+        #expect(NumberScale.problem(min: -1e9, max: 1e9, step: 1e5) == nil)
+        #expect(NumberScale.format(1e20) == "100000000000000000000")
+    }
+
     @Test("a text prompt with max_chars counts characters, not bytes")
     func maxCharacters() {
         let shape = PromptShape(kind: .text, maxCharacters: 5)

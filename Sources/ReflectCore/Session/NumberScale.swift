@@ -13,6 +13,14 @@ public struct NumberScale: Sendable, Equatable, Codable {
 
     /// At most this many values on one scale (a guard against `step = 1e-9`).
     public static let maxValues = 100_000
+    /// The ends of a scale lie within ± this: a double holds every value
+    /// there to well under ``tolerance``, so a typed answer is never taken
+    /// as a value it is not (on a scale of ±2^63 in steps of 2^63, `5`
+    /// was taken as 0).
+    public static let maxMagnitude = 1e9
+    /// How far a typed answer may be from a value of the scale and still be
+    /// that value: binary noise (`0.1 * 3`), never a digit a person typed.
+    static let tolerance = 1e-6
 
     enum CodingKeys: String, CodingKey {
         case min, max, step, minLabel = "min_label", maxLabel = "max_label"
@@ -31,6 +39,9 @@ public struct NumberScale: Sendable, Equatable, Codable {
     /// most ``maxValues`` values.
     public static func problem(min: Double, max: Double, step: Double) -> String? {
         guard min.isFinite, max.isFinite, step.isFinite else { return "min, max and step must be finite numbers" }
+        guard abs(min) <= maxMagnitude, abs(max) <= maxMagnitude else {
+            return "min and max must be within ±\(format(maxMagnitude))"
+        }
         guard min < max else { return "min (\(format(min))) must be below max (\(format(max)))" }
         guard step > 0 else { return "step must be above 0" }
         let count = (max - min) / step
@@ -45,7 +56,7 @@ public struct NumberScale: Sendable, Equatable, Codable {
     /// rounding error), else nil.
     public func snap(_ d: Double) -> Double? {
         guard d.isFinite else { return nil }
-        let tolerance = step * 1e-6
+        let tolerance = Swift.min(step * 1e-6, NumberScale.tolerance)
         guard d >= min - tolerance, d <= max + tolerance else { return nil }
         let steps = ((d - min) / step).rounded()
         let snapped = Swift.min(max, min + steps * step)
@@ -75,6 +86,7 @@ public struct NumberScale: Sendable, Equatable, Codable {
         if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
         var s = String(format: "%.6f", d)
         while s.hasSuffix("0") { s.removeLast() }
+        if s.hasSuffix(".") { s.removeLast() }
         return s
     }
 
