@@ -133,6 +133,7 @@ struct Run: ParsableCommand {
                 var resumeIt = resume
                 if !resume {
                     if drive.format == .jsonl || drive.answers != nil {
+                        printer.use(language)  // the text line is in the session's language, not its key
                         printer.print([.resumable(session: latest.id, flow: latest.flowID, startedAt: latest.startedAt, answered: answered)])
                     } else {
                         printer.use(language)

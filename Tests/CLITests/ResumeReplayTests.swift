@@ -53,6 +53,15 @@ struct ResumeReplayTests {
         #expect(saved == ["b"])
     }
 
+    @Test("answers from a file in text mode: the unfinished session is named in words, never as its string key")
+    func resumableLineInWords() throws {
+        defer { fixture.remove() }
+        try startSession()
+        let again = try CLIRunner.run(["run", "x.count", "--content", fixture.root.path, "--db", db, "--answers", "-"], stdin: "\"new\"\n")
+        #expect(again.stdout.contains("(an unfinished session "), "\(again.stdout)")
+        #expect(!again.stdout.contains("terminal.resumable"), "\(again.stdout)")
+    }
+
     @Test("the terminal's question: one replay when the person says yes; none resumed when they say no")
     func terminalQuestion() throws {
         defer { fixture.remove() }
