@@ -42,8 +42,8 @@ struct Run: ParsableCommand {
     @Option(help: "Locale tag (en, de, es, fr, ja, ko, pt-BR); falls back along tag → language → en.")
     var locale: String = "en"
 
-    @Option(help: "Seed for the flow's random draws.")
-    var seed: UInt64 = 0
+    @Option(help: "Seed for the flow's random draws (default: derived from the person, the flow and the start instant, so each session draws its own; stored with the session).")
+    var seed: UInt64?
 
     @Option(help: "Personality pack (personalities/<id>.yaml): its tone overrides the locale's strings.")
     var personality: String?
@@ -79,7 +79,8 @@ struct Run: ParsableCommand {
             }
             let language = try library.language(for: locale, personality: personality, variants: variants)
             KeptUntilExit.keep(language)
-            var options = SessionOptions(mood: mood, clock: stamps.current, seed: seed, region: region, log: flowLog)
+            let flowSeed = seed ?? SessionSeed.derived(user: user, flow: FlowSourceScanner(source.text).header.id ?? flow, clock: stamps.current)
+            var options = SessionOptions(mood: mood, clock: stamps.current, seed: flowSeed, region: region, log: flowLog)
             // The person's facts when the session starts (snapshotted into the
             // save), with their streaks and the history celebration rules
             // read, for the same logical day.

@@ -95,7 +95,7 @@ enum RunQuickParse {
             run.mood = mood
         }
         run.locale = value("locale") ?? "en"
-        run.seed = 0
+        run.seed = nil
         if let v = value("seed") {
             guard let seed = UInt64(argument: v) else { return nil }
             run.seed = seed

@@ -54,6 +54,25 @@ struct CoachCLITests {
         #expect(english.stdout.contains("earlier answer: Habit / Automatic (press Enter"), "\(english.stdout)")
     }
 
+    @Test("evening after evening, the Yes line comes from the whole pool (each session draws with its own seed), never the same twice in a row")
+    func poolLinesVaryAcrossSessions() throws {
+        var lines: [String] = []
+        for day in 20...26 {
+            let evening = try reflect(["run", "coach.evening", "--answers", "-", "--format", "jsonl", "--now", "2026-11-\(day)T21:00:00+01:00"],
+                                      stdin: Self.eveningAnswers.joined(separator: "\n") + "\n")
+            #expect(evening.status == 0, "\(evening.stderr)")
+            let line = evening.events.first { $0["event"] as? String == "celebration" && $0["step"] as? String == "care_done" }?["line"]
+            lines.append(try #require(line as? String, "\(evening.stdout)"))
+        }
+        // With one seed for every session the draw was the same each evening and
+        // "not the previous line" made it alternate between two lines of fifteen.
+        #expect(Set(lines).count >= 4, "\(lines)")
+        #expect(!zip(lines, lines.dropFirst()).contains { $0 == $1 }, "\(lines)")
+        // The seed is stored with the session: resuming replays the same draw.
+        let stored = try rows("SELECT DISTINCT seed FROM session").count
+        #expect(stored == 7)
+    }
+
     @Test("reflect today names the phase in the person's language")
     func todayPhaseInTheLanguage() throws {
         let de = try reflect(["today", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"])

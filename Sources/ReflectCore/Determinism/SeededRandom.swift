@@ -18,3 +18,23 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
         Int64.random(in: range, using: &self)
     }
 }
+
+/// The seed a new session gets when its caller names none: derived from
+/// the person, the flow and the instant the session starts, so each
+/// session draws its own numbers (a line pool does not show the same line
+/// at every session) while a run with the same inputs (`--now`) stays
+/// reproducible. Stored in the save like any seed: replay, back and resume
+/// draw the same numbers whatever the clock says by then.
+public enum SessionSeed {
+    public static func derived(user: String, flow: String, clock: FlowClock) -> UInt64 {
+        // FNV-1a 64 over the three parts (NUL-separated), then one SplitMix
+        // step so nearby inputs give unrelated seeds.
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in "\(user)\u{0}\(flow)\u{0}\(clock.iso8601)".utf8 {
+            h ^= UInt64(byte)
+            h = h &* 0x0000_0100_0000_01B3
+        }
+        var mixer = SeededRandom(seed: h)
+        return mixer.next()
+    }
+}
