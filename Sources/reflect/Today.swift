@@ -65,10 +65,12 @@ struct Today: ParsableCommand {
         }
         out.append("✚ \(m.needHelp.label)  \(m.needHelp.link)")
         out.append("")
+        // Labels in full ("sáb. • 28 de nov."), padded in display columns (日 takes two).
+        let labelWidth = m.lastSevenDays.map { DisplayWidth.of($0.label) }.max() ?? 0
         for d in m.lastSevenDays {
             let marks = d.prep.map { mark($0.mark) }.joined()
             // ☀ the morning check-in, ☾ the evening's, then the day's prep marks.
-            out.append("  \(d.label.padding(toLength: 14, withPad: " ", startingAt: 0))  ☀ \(d.morningDone ? "✓" : "·")  "
+            out.append("  \(DisplayWidth.padded(d.label, to: labelWidth))  ☀ \(d.morningDone ? "✓" : "·")  "
                        + "☾ \(d.eveningDone ? "✓" : "·")  \(marks)")
         }
         return out.joined(separator: "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import ReflectCore
 import Testing
 
 /// Issue 14, "Must show": the coach routines through the command line.
@@ -81,6 +82,34 @@ struct CoachCLITests {
         #expect(ja.stdout.hasPrefix("今日 · 2026-11-24 · 日中\n"), "\(ja.stdout)")
         let en = try reflect(["today", "--now", "2026-11-24T21:00:00+01:00"])
         #expect(en.stdout.hasPrefix("Today · 2026-11-24 · evening\n"), "\(en.stdout)")
+    }
+
+    @Test("reflect today: each past day's label in full in every locale, the rows aligned in display columns, a day's prep marks in checklist order")
+    func todayWeekRows() throws {
+        let evening = try reflect(["run", "coach.evening", "--answers", "-", "--format", "jsonl", "--now", "2026-11-24T21:00:00+01:00"],
+                                  stdin: Self.eveningAnswers.joined(separator: "\n") + "\n")
+        #expect(evening.status == 0, "\(evening.stderr)")
+        for locale in ["en", "de", "es", "fr", "ja", "ko", "pt-BR"] {
+            let text = try reflect(["today", "--locale", locale, "--now", "2026-11-28T19:30:00+01:00"])
+            let json = try #require(try JSONSerialization.jsonObject(
+                with: Data(try reflect(["today", "--locale", locale, "--now", "2026-11-28T19:30:00+01:00", "--format", "json"]).stdout.utf8))
+                as? [String: Any])
+            let week = try #require(json["last_seven_days"] as? [[String: Any]])
+            let rows = text.stdout.split(separator: "\n").map(String.init).filter { $0.contains("☀") }
+            #expect(rows.count == 7, "\(text.stdout)")
+            // Every label whole (pt-BR's "sáb. • 28 de nov." was cut to 14 characters) ...
+            for (row, day) in zip(rows, week) {
+                let label = try #require(day["label"] as? String)
+                #expect(row.hasPrefix("  \(label)"), "\(locale): \(row)")
+            }
+            // ... and the ☀ column the same on every row, counted as a terminal shows it.
+            let columns = Set(rows.map { row in DisplayWidth.of(String(row[..<(row.range(of: "☀")?.lowerBound ?? row.endIndex)])) })
+            #expect(columns.count == 1, "\(locale): \(rows)")
+            // The 24th's marks in the checklist's order: sticky notes skipped, produce and water done, breakfast partly.
+            let marks = try #require(week.first { $0["day"] as? String == "2026-11-24" }?["prep"] as? [[String: Any]])
+            #expect(marks.map { $0["id"] as? String } == ["sticky_notes", "produce", "water", "breakfast"], "\(marks)")
+            #expect(rows.contains { $0.hasSuffix("–✓✓◐") }, "\(locale): \(rows)")
+        }
     }
 
     @Test("at the terminal a tiny celebration without a line is a checkmark, never a lone dot")

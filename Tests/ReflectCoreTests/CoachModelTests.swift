@@ -37,13 +37,18 @@ struct CoachModelTests {
     @Test("the last 7 days end today, labelled Today and by date, with morning, evening and prep marks per day")
     func lastSevenDays() throws {
         let d = try #require(CalendarDay("2026-11-20"))
-        let m = try model("2026-11-24T00:30:00+01:00", days: [d: .init(morningDone: true, eveningDone: false, prep: [PrepMark(itemID: "water", mark: .partly)])])
+        // As the store returns them (by item id), not in library order.
+        let marks = [PrepMark(itemID: "breakfast", mark: .skip), PrepMark(itemID: "produce", mark: .done), PrepMark(itemID: "water", mark: .partly)]
+        let m = try model("2026-11-24T00:30:00+01:00", days: [d: .init(morningDone: true, eveningDone: false, prep: marks)])
         #expect(m.day.description == "2026-11-23")
         #expect(m.lastSevenDays.map(\.day.description) == ["2026-11-17", "2026-11-18", "2026-11-19", "2026-11-20", "2026-11-21", "2026-11-22", "2026-11-23"])
         #expect(m.lastSevenDays.last?.label == "<coach.today.today>")
         #expect(m.lastSevenDays[3].label == "d20")
         #expect(m.lastSevenDays[3].morningDone && !m.lastSevenDays[3].eveningDone)
-        #expect(m.lastSevenDays[3].prep == [PrepMark(itemID: "water", mark: .partly)])
+        // In the Prep Library's order (the checklist's), each with its item's text.
+        #expect(m.lastSevenDays[3].prep.map(\.id) == ["produce", "water", "breakfast"])
+        #expect(m.lastSevenDays[3].prep.map(\.mark) == [.done, .partly, .skip])
+        #expect(m.lastSevenDays[3].prep.first?.text == "<coach.prep.item.produce>")
     }
 
     @Test("deep links resolve to their flows; anything else is a clear error")

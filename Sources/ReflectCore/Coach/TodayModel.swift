@@ -50,7 +50,8 @@ public struct TodayModel: Sendable, Equatable, Encodable {
         public var label: String
         public var morningDone: Bool
         public var eveningDone: Bool
-        public var prep: [PrepMark]
+        /// The day's prep marks, in Prep Library order, with their items' text.
+        public var prep: [MarkLine]
 
         enum CodingKeys: String, CodingKey {
             case day, label, prep
@@ -151,7 +152,7 @@ public struct TodayModel: Sendable, Equatable, Encodable {
             let d = today.adding(days: -back)
             let r = input.days[d] ?? DayRecord()
             return Day(day: d, label: back == 0 ? input.text("coach.today.today") : input.dayLabel(d), morningDone: r.morningDone,
-                       eveningDone: r.eveningDone, prep: r.prep)
+                       eveningDone: r.eveningDone, prep: lines(r.prep))
         }
         return TodayModel(day: today, phase: input.moment.phase, localTime: input.moment.clock.iso8601, sections: sections,
                           lastSevenDays: week, needHelp: NeedHelp(label: input.text("coach.today.need_help"), available: true,
