@@ -11,7 +11,7 @@ struct ProgressCommand: ParsableCommand {
         commandName: "progress",
         abstract: "Your streaks, this week, a 12-week heatmap and your achievements.",
         discussion: """
-            A day counts when anything was logged that day (an answer of any flow, a mood). \
+            A day counts when anything was logged that day (an answer of any flow, a mood, a craving note, a prep mark). \
             Colour follows NO_COLOR (https://no-color.org) and is used only on a terminal.
             """,
         subcommands: [Show.self, ResetAchievements.self], defaultSubcommand: Show.self)
