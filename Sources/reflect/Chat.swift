@@ -8,9 +8,9 @@ import ReflectStore
 /// (docs/generation.md#coach-chat).
 ///
 /// Input lines (terminal): a message, `:mode` to switch between Just Talk
-/// and Ask the Coach, `:up` / `:down` (👍 / 👎 on the last reply), `:quit`. Machine input (`--messages FILE`, JSON
-/// lines): a string (a message), `{"mode": "ask_coach"}`, `{"command":
-/// "quit"}`. Every message and reply is stored (table `chat_message`)
+/// and Ask the Coach, `:up` / `:down` (👍 / 👎 on the last reply), `:try` (I'll try the plan), `:quit`. Machine input
+/// (`--messages FILE`, JSON lines): a string (a message), `{"mode": "ask_coach"}`, `{"rate": "up"}`, `{"try": true}`,
+/// `{"command": "quit"}`. Every message and reply is stored (table `chat_message`)
 /// before the reply is shown.
 struct Chat: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,6 +71,7 @@ struct Chat: ParsableCommand {
             let profile = try store.personalizationProfile(user: storeOptions.user)
             let chat = CoachChat(language: language, region: region, generator: try generation.make(language: language, library: library, settings: settings),
                                  prompts: prompts, context: ChatContext(coach).adding(profile), history: history)
+            chat.celebrations = settings.celebrations
             try converse(chat, store: store, stamps: stamps, language: language)
         } catch let e as EngineError {
             throw fail(e)
@@ -107,8 +108,8 @@ struct Chat: ParsableCommand {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { continue }
                 guard let parsed = ChatInput(json: trimmed) else {
-                    throw ValidationError("\(messages ?? "-"): a line is a JSON string, {\"mode\": \"ask_coach\"}, {\"rate\": \"up\"} "
-                                          + "or {\"command\": \"quit\"}")
+                    throw ValidationError("\(messages ?? "-"): a line is a JSON string, {\"mode\": \"ask_coach\"}, {\"rate\": \"up\"}, "
+                                          + "{\"try\": true} or {\"command\": \"quit\"}")
                 }
                 switch parsed {
                 case .quit: return
@@ -117,6 +118,9 @@ struct Chat: ParsableCommand {
                     continue
                 case .rate(let r):
                     try rateLast(r, chatID: chatID, position: position, store: store, stamps: stamps, language: language)
+                    continue
+                case .tryPlan:
+                    show(chat.consentToPlan())
                     continue
                 case .message(let t): text = t
                 }
@@ -131,6 +135,10 @@ struct Chat: ParsableCommand {
                 if trimmed == ":up" || trimmed == ":down" || trimmed == "👍" || trimmed == "👎" {
                     try rateLast(trimmed == ":up" || trimmed == "👍" ? .up : .down, chatID: chatID, position: position, store: store,
                                  stamps: stamps, language: language)
+                    continue
+                }
+                if trimmed == ":try" {
+                    show(chat.consentToPlan())
                     continue
                 }
                 if trimmed.isEmpty { continue }
@@ -162,7 +170,18 @@ struct Chat: ParsableCommand {
         if format == .jsonl { emit(["event": "rated", "rating": rating.rawValue, "position": reply.position]) }
     }
 
+    /// A celebration the chat earned (plan consent): an event, or a checkmark at the terminal.
+    private func show(_ c: ChatCelebration?) {
+        guard let c else { return }
+        if format == .jsonl {
+            emit(["event": "celebration", "tier": c.tier.rawValue, "reason": c.reason.rawValue])
+        } else {
+            Terminal.write("  ✓\n")
+        }
+    }
+
     private func show(_ e: ChatExchange) {
+        show(e.celebration)
         if format == .jsonl {
             var event: [String: Any] = ["event": "chat", "mode": e.mode.rawValue, "reply": e.reply, "generated": e.generated]
             if let d = e.disclaimer { event["disclaimer"] = d }
@@ -189,6 +208,8 @@ enum ChatInput {
     case mode(ChatMode)
     /// 👍 / 👎 on the last reply (`{"rate": "up"}`).
     case rate(ReplyRating.Rating)
+    /// The person will try the plan the coach offered (`{"try": true}`).
+    case tryPlan
     case quit
 
     init?(json: String) {
@@ -200,6 +221,8 @@ enum ChatInput {
                 self = .mode(m)
             } else if let r = (object["rate"] as? String).flatMap(ReplyRating.Rating.init(rawValue:)) {
                 self = .rate(r)
+            } else if object["try"] as? Bool == true {
+                self = .tryPlan
             } else if object["command"] as? String == "quit" {
                 self = .quit
             } else {

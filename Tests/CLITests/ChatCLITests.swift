@@ -15,6 +15,22 @@ struct ChatCLITests {
                           stdin: lines.joined(separator: "\n") + "\n", in: repositoryRoot, environment: environment)
     }
 
+    @Test("plan consent: after the coach's plan, the person's yes (or {\"try\": true}) is one tiny celebration before the reply; none with celebrations off")
+    func planConsent() throws {
+        let lines = [#"{"mode":"ask_coach"}"#, #""What can I do tonight?""#, #""yes, I will try it""#, #""yes""#, #"{"try": true}"#]
+        let out = try chat(lines, db: tempDB(), extra: ["--now", "2026-11-22T20:00:00+01:00"])
+        #expect(out.status == 0, "\(out.stderr)")
+        let kinds = out.events.map { $0["event"] as? String ?? "" }
+        #expect(kinds == ["chat", "celebration", "chat", "chat"], "\(out.stdout)")
+        let c = try #require(out.events.first { $0["event"] as? String == "celebration" })
+        #expect(c["tier"] as? String == "tiny" && c["reason"] as? String == "plan_consent")
+
+        let db = tempDB()
+        #expect(try CLIRunner.run(["settings", "set", "celebrations", "off", "--db", db], in: repositoryRoot).status == 0)
+        let off = try chat(lines, db: db, extra: ["--now", "2026-11-22T20:00:00+01:00"])
+        #expect(off.status == 0 && !off.events.contains { $0["event"] as? String == "celebration" }, "\(off.stdout)")
+    }
+
     @Test("JSONL: replies from the default provider, the disclaimer once, a crisis message met with resources; history exported and re-imported")
     func jsonlAndHistory() throws {
         let db = tempDB()

@@ -108,6 +108,41 @@ struct CoachChatTests {
         let none = CoachChat(language: language, generator: nil, prompts: PromptLibrary()).send("Hi", mode: .askCoach)
         #expect(none.reply == fallbackLine && !none.generated)
     }
+
+    @Test("plan consent (coach spec §7): the first yes to the coach's plan in a chat is one tiny plan_consent celebration; not before a plan, not twice, not in Just Talk, none with celebrations off")
+    func planConsent() throws {
+        let language = try library.language(for: "en")
+        func make() -> CoachChat { CoachChat(language: language, generator: TemplateGenerator(language: language), prompts: PromptLibrary()) }
+        let c = make()
+        #expect(c.send("Yes, I snack at night", mode: .askCoach).celebration == nil, "no plan offered yet")
+        #expect(c.send("yes, I'll try that tonight", mode: .askCoach).celebration == ChatCelebration(tier: .tiny, reason: .planConsent))
+        #expect(c.send("yes", mode: .askCoach).celebration == nil, "once per chat")
+        #expect(c.consentToPlan() == nil)
+
+        let talk = make()
+        _ = talk.send("Long day", mode: .justTalk)
+        #expect(talk.send("yes", mode: .justTalk).celebration == nil, "Just Talk offers no plan")
+        #expect(talk.consentToPlan() == nil)
+
+        let button = make()
+        _ = button.send("What can I do tonight?", mode: .askCoach)
+        #expect(button.send("Not sure yet", mode: .askCoach).celebration == nil)
+        #expect(button.consentToPlan() == ChatCelebration(tier: .tiny, reason: .planConsent), "an app's I'll-try-it button")
+
+        let off = make()
+        off.celebrations = false
+        _ = off.send("What can I do tonight?", mode: .askCoach)
+        #expect(off.send("yes", mode: .askCoach).celebration == nil)
+
+        let none = CoachChat(language: language, generator: nil, prompts: PromptLibrary())
+        _ = none.send("What can I do tonight?", mode: .askCoach)
+        #expect(none.send("yes", mode: .askCoach).celebration == nil, "a fallback line offers no plan")
+
+        let de = try library.language(for: "de")
+        let german = CoachChat(language: de, generator: TemplateGenerator(language: de), prompts: PromptLibrary())
+        _ = german.send("Was kann ich heute Abend tun?", mode: .askCoach)
+        #expect(german.send("Ja, das probiere ich", mode: .askCoach).celebration?.reason == .planConsent)
+    }
 }
 
 private final class Counter: @unchecked Sendable {

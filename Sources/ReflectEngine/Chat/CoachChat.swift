@@ -11,6 +11,15 @@ import ReflectCore
 /// gate flags is never handed to a provider: the reply is the crisis
 /// notice. With no provider (`none`), every reply is the fallback line.
 /// The caller stores both messages (``ChatExchange``).
+///
+/// Plan consent (coach spec §7, "coach chat: first consent to try a plan
+/// in a chat episode → tiny"): once the coach has replied in Ask the Coach
+/// mode (its reply offers one concrete next step), the person's first
+/// agreement in this chat — a message that opens with one of the locale's
+/// yes words ("yes, I'll try that", "ja", "はい、やってみる"), or an explicit
+/// ``consentToPlan()`` (an app's "I'll try it" button) — earns one tiny
+/// `plan_consent` celebration; later agreements in the same chat earn none.
+/// With celebrations off (the person's setting) there is none at all.
 public final class CoachChat {
     public let language: Language
     public let region: String
@@ -28,6 +37,12 @@ public final class CoachChat {
     public static let maxReplyWords = 200
     private let screen: GeneratedTextScreen
     private var disclaimed = false
+    /// The person's "Show celebrations" setting.
+    public var celebrations = true
+    /// Whether the coach has offered a plan in this chat (a reply in Ask the Coach mode).
+    private var planOffered = false
+    /// Whether this chat's plan consent has been celebrated.
+    private var consented = false
 
     public init(language: Language, region: String? = nil, generator: (any TextGenerator)?, prompts: PromptLibrary,
                 context: ChatContext = ChatContext(), history: [ChatTurn] = []) {
@@ -54,8 +69,12 @@ public final class CoachChat {
             turns.append(ChatTurn(role: .person, text: text))
             return exchange
         }
+        if mode == .askCoach, agrees(text) { exchange.celebration = consentToPlan() }
         turns.append(ChatTurn(role: .person, text: text))
-        defer { turns.append(ChatTurn(role: .coach, text: exchange.reply)) }
+        defer {
+            turns.append(ChatTurn(role: .coach, text: exchange.reply))
+            if mode == .askCoach && exchange.generated { planOffered = true }
+        }
         guard let generator else { return exchange }
         let request = GenerationRequest(id: "chat", purpose: mode.purpose, inputs: [text], fallback: exchange.reply, timeout: timeout,
                                         context: GenerationContext(locale: language.tag, personality: language.personality,
@@ -83,6 +102,23 @@ public final class CoachChat {
         return exchange
     }
 
+    /// The person agrees to try the plan the coach offered: the celebration
+    /// it earns (tiny, `plan_consent`) the first time in this chat after a
+    /// coach reply in Ask the Coach mode, else nil.
+    public func consentToPlan() -> ChatCelebration? {
+        guard planOffered, !consented else { return nil }
+        consented = true
+        return celebrations ? ChatCelebration(tier: .tiny, reason: .planConsent) : nil
+    }
+
+    /// Whether `text` opens with one of the locale's yes words ("yes, I'll
+    /// try", "ok" is not one unless the locale lists it).
+    func agrees(_ text: String) -> Bool {
+        let first = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(whereSeparator: { $0.isWhitespace || ($0.isPunctuation && $0 != "'") }).first.map(String.init) ?? ""
+        return !first.isEmpty && language.localizer.answerWords.boolean(first) == true
+    }
+
     static func seconds(_ d: Duration) -> Double {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
@@ -104,6 +140,14 @@ public struct ChatExchange: Sendable, Equatable {
     public var resources: [String] = []
     /// The disclaimer, with the first reply of a chat only.
     public var disclaimer: String?
+    /// The celebration the person's message earned (plan consent), shown before the reply.
+    public var celebration: ChatCelebration?
+}
+
+/// A celebration in the chat (coach spec §7): its tier and reason.
+public struct ChatCelebration: Sendable, Equatable {
+    public var tier: CelebrationTier
+    public var reason: CelebrationReason
 }
 
 extension GenerationContext {
