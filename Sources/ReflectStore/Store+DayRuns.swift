@@ -110,9 +110,16 @@ struct DayRenumbering {
         from[set] = min(from[set] ?? day, day)
     }
 
-    /// Computes every collected set's figures again, from its earliest inserted day.
+    /// Computes every collected set's figures again, from its earliest
+    /// inserted day (the connection's known last rows of those sets are
+    /// forgotten: DayHeads.swift).
     func apply(in db: Database) throws {
-        for (set, day) in from { try Store.renumberDays(set, from: day, in: db) }
+        guard !from.isEmpty else { return }
+        let heads = DayHeads.active(in: db)
+        for (set, day) in from {
+            heads?.forget(set)
+            try Store.renumberDays(set, from: day, in: db)
+        }
     }
 }
 
@@ -140,27 +147,28 @@ extension Store {
     static func insertDay(_ set: DaySet, day: Int, in db: Database, renumber: inout DayRenumbering) throws -> Bool {
         // On every journalled answer's path: SQLite's C API on statements
         // prepared once per connection, no GRDB rows or arguments (they
-        // cost more than the statements themselves).
-        let last = try db.cachedStatement(sql: set.lastSQL)
-        let l = last.sqliteStatement
-        _ = set.bindKey(l)
-        var lastDay: Int?, nth = 0, run = 0, best = 0
-        switch sqlite3_step(l) {
-        case SQLITE_ROW:
-            lastDay = Int(sqlite3_column_int64(l, 0))
-            nth = Int(sqlite3_column_int64(l, 1))
-            run = Int(sqlite3_column_int64(l, 2))
-            best = Int(sqlite3_column_int64(l, 3))
-            sqlite3_reset(l)
-        case SQLITE_DONE:
-            sqlite3_reset(l)
-        case let code:
-            throw stepError(code, last, db)
+        // cost more than the statements themselves). In an answer's
+        // transaction, the set's last row is read only when the connection
+        // does not know it already (DayHeads.swift).
+        let heads = DayHeads.active(in: db)
+        let slot = heads?.slot(of: set) ?? .none
+        let head: DayHead
+        if let known = heads?.head(at: slot) {
+            head = known
+        } else {
+            head = try lastRow(of: set, in: db)
         }
+        var lastDay: Int?, nth = 0, run = 0, best = 0
+        if case .last(let d, let n, let r, let b) = head { (lastDay, nth, run, best) = (d, n, r, b) }
         if let lastDay, lastDay >= day {
-            if lastDay == day { return false }
+            if lastDay == day {
+                heads?.set(set, head, at: slot)
+                return false
+            }
             // Before the last day: later figures change (rare: imports,
-            // back-fills, a clock moved back).
+            // back-fills, a clock moved back). The set's last row keeps its
+            // day; its figures are computed again (`renumber`, which also
+            // makes the connection forget them).
             let insert = try db.cachedStatement(sql: set.insertSQL)
             let i = insert.sqliteStatement
             sqlite3_bind_int64(i, set.bindKey(i), Int64(day))
@@ -178,7 +186,27 @@ extension Store {
         sqlite3_bind_int64(a, next + 2, Int64(run))
         sqlite3_bind_int64(a, next + 3, Int64(max(best, run)))
         try stepDone(append, db)
+        heads?.set(set, .last(day: day, nth: nth + 1, run: run, best: max(best, run)), at: slot)
         return true
+    }
+
+    /// `set`'s last stored row.
+    private static func lastRow(of set: DaySet, in db: Database) throws -> DayHead {
+        let last = try db.cachedStatement(sql: set.lastSQL)
+        let l = last.sqliteStatement
+        _ = set.bindKey(l)
+        switch sqlite3_step(l) {
+        case SQLITE_ROW:
+            let head = DayHead.last(day: Int(sqlite3_column_int64(l, 0)), nth: Int(sqlite3_column_int64(l, 1)),
+                                    run: Int(sqlite3_column_int64(l, 2)), best: Int(sqlite3_column_int64(l, 3)))
+            sqlite3_reset(l)
+            return head
+        case SQLITE_DONE:
+            sqlite3_reset(l)
+            return .empty
+        case let code:
+            throw stepError(code, last, db)
+        }
     }
 
     /// Steps a statement that returns no row, then resets it.

@@ -268,6 +268,10 @@ public final class Store: Sendable {
             try writer.writeWithoutTransaction { db in
                 let statements = try answerWrites.statements(db)
                 try statements.beginTransaction(db)
+                // Every day the transaction writes keeps the connection's
+                // known last rows (DayHeads.swift).
+                statements.days.activate()
+                defer { statements.days.deactivate() }
                 do {
                     try body(db, statements)
                     try statements.commitTransaction(db)

@@ -34,6 +34,8 @@ import ReflectCore
 //   with every change to the file, by this connection or any other, in any
 //   process, so a catch-up (which empties `entry_pending`) or anything else
 //   written in between makes the write mark the session again.
+// - The day sets' last rows this connection knows (DayHeads.swift) are
+//   trusted on the same terms as the marker.
 
 /// The writer connection's prepared statements for the answer write, and
 /// what it knows of the pending marker. Used only inside the writer's
@@ -54,11 +56,16 @@ final class AnswerStatements {
     private var capacity: Int
     private var used = 0
 
-    /// The session whose marker this connection wrote, and the file's data
-    /// version right after that transaction committed (or after a later
-    /// answer's transaction of this connection, when nothing else changed
-    /// the file in between).
-    private var marked: (session: String, version: UInt32)?
+    /// The session whose marker this connection wrote (in this answer
+    /// transaction or one since ``version``).
+    private var marked: String?
+    /// The day sets' last rows this connection knows (DayHeads.swift), as
+    /// of ``version``.
+    let days: DayHeads
+    /// The file's data version right after this connection's last answer
+    /// transaction committed: what ``marked`` and ``days`` say holds while
+    /// the file's version is still this one (nil: nothing known).
+    private var version: UInt32?
 
     static let insertSQL = """
         INSERT INTO answer (session_id, step, position, kind, question, value, state, answered_at, safety, options)
@@ -75,6 +82,7 @@ final class AnswerStatements {
     init(_ db: Database) throws {
         guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "connection closed") }
         self.connection = connection
+        days = DayHeads(connection: connection)
         begin = try db.makeStatement(sql: "BEGIN IMMEDIATE TRANSACTION")
         insert = try db.makeStatement(sql: AnswerStatements.insertSQL)
         marker = try db.makeStatement(sql: AnswerStatements.markerSQL)
@@ -94,22 +102,29 @@ final class AnswerStatements {
     }
 
     /// Begins the answer's write transaction (`BEGIN IMMEDIATE`: the write
-    /// lock, waited for as GRDB's busy mode says). Forgets the marker when
-    /// anything changed the file since this connection last knew it.
+    /// lock, waited for as GRDB's busy mode says). Forgets the marker and
+    /// the days' last rows when anything changed the file since this
+    /// connection last knew it.
     func beginTransaction(_ db: Database) throws {
         try step(begin, db)
-        if let marked, marked.version != dataVersion() { self.marked = nil }
+        if let version, version == dataVersion() { return }
+        marked = nil
+        days.removeAll()
     }
 
-    /// Commits; the marker this connection knows of stays known as of the
-    /// version this commit leaves.
+    /// Commits; what this connection knows stays known as of the version
+    /// this commit leaves.
     func commitTransaction(_ db: Database) throws {
         try step(commit, db)
-        if marked != nil { marked?.version = dataVersion() }
+        version = dataVersion()
     }
 
     /// After a failed transaction (rolled back): nothing is known any more.
-    func forget() { marked = nil }
+    func forget() {
+        marked = nil
+        days.removeAll()
+        version = nil
+    }
 
     /// Writes `answer` (insert, or update of the step's row) and, when it is
     /// an answer the related-entries index will hold, its session's pending
@@ -129,12 +144,12 @@ final class AnswerStatements {
             sqlite3_reset(insert.sqliteStatement)
         }
         guard Store.isIndexable(answer) else { return }
-        if let marked, marked.session == answer.sessionID { return }
+        if marked == answer.sessionID { return }
         used = 0
         let session = copy(answer.sessionID)
         try bindText(marker, 1, session)
         try step(marker, db)
-        marked = (answer.sessionID, 0)  // its version is set at commit
+        marked = answer.sessionID
     }
 
     /// The person and the flow of `session`, read in the answer's
