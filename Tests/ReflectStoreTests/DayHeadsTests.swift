@@ -82,4 +82,60 @@ struct DayHeadsTests {
         try store.recordAnswer(answer("s1", "b", 1, .text("edited")), activityDay: Self.day(2))
         #expect(try Self.showedUp(store, Self.day(2)) == [3, 3, 3])
     }
+
+    @Test("random answers, edits and days written late, interleaved with another connection's and this process's other writes: every row's figures are its set's own", arguments: UInt64(1)...4)
+    func randomInterleavings(seed: UInt64) throws {
+        var rng = SplitMix(seed: seed)
+        let store = try temporaryStore(reading: .serialized)
+        let other = try Store(path: store.path)
+        for s in 0..<3 { try store.beginSession(session("s\(s)")) }
+        var day = 0
+        for i in 0..<160 {
+            // Mostly the same day or the next, sometimes a few days on, now
+            // and then an earlier day (a clock moved back).
+            switch rng.next() % 10 {
+            case 0..<5: break
+            case 5..<8: day += 1
+            case 8: day += 2 + Int(rng.next() % 3)
+            default: day = max(0, day - 1 - Int(rng.next() % 4))
+            }
+            let d = Self.day(day)
+            switch rng.next() % 6 {
+            case 0:
+                try other.markActivity([.logged(rng.next() % 2 == 0 ? "mood" : "prep", day: d)], user: "default")
+            case 1:
+                try store.markActivity([.logged("craving", day: d)], user: "default")
+            default:
+                let yes = rng.next() % 3 == 0
+                let a = AnswerRecord(sessionID: "s\(rng.next() % 3)", step: StepID(stringLiteral: "q\(rng.next() % 6)"),
+                                     position: Int(rng.next() % 6), kind: yes ? .yesNo : .text,
+                                     question: "Question?", value: yes ? .boolean(true) : .text("answer \(i)"), answeredAt: "2026-11-20T20:00:00+01:00")
+                try store.recordAnswer(a, activityDay: d)
+            }
+        }
+        try Self.expectOwnFigures(store)
+    }
+
+    /// Every showed-up and step row's figures are those of its set's days.
+    static func expectOwnFigures(_ store: Store) throws {
+        let rows = try store.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT user, '', '', '', day, nth, run, best FROM showed_up_day
+                UNION ALL SELECT user, flow, step, kind, day, nth, run, best FROM step_day
+                ORDER BY 1, 2, 3, 4, 5
+                """)
+        }
+        #expect(rows.count > 20)
+        var key: [String] = [], nth = 0, run = 0, best = 0, last = Int.min
+        for row in rows {
+            let k: [String] = [row[0], row[1], row[2], row[3]]
+            let d: Int = row[4]
+            if k != key { (key, nth, run, best, last) = (k, 0, 0, 0, Int.min) }
+            nth += 1
+            run = last == d - 1 ? run + 1 : 1
+            best = max(best, run)
+            last = d
+            #expect([row[5], row[6], row[7]] as [Int] == [nth, run, best], "\(k) day \(d)")
+        }
+    }
 }
