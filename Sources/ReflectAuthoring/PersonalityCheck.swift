@@ -25,7 +25,7 @@ struct PersonalityCheck {
                 out.append(Diagnostic(.personality, file: error.file ?? file, line: error.line, message: error.message))
                 continue
             }
-            let text = (try? String(contentsOf: library.personalitiesDirectory.appendingPathComponent("\(id).yaml"), encoding: .utf8)) ?? ""
+            let text = (try? ContentText.read(library.personalitiesDirectory.appendingPathComponent("\(id).yaml")) { .invalidContent(file: file, line: $0, message: $1) }) ?? ""
             func line(_ key: String) -> Int? { FlowExplorer.line(of: key + ":", in: text) }
             for (tag, strings) in pack.strings.sorted(by: { $0.key < $1.key }) {
                 guard tags.contains(tag) else {

@@ -42,7 +42,7 @@ public struct TranscriptSuite: Sendable {
     public func run(_ url: URL) -> [Result] {
         let name = library.root.displayName(for: url)
         do {
-            let text = try String(contentsOf: url, encoding: .utf8)
+            let text = try ContentText.read(url) { .invalidContent(file: name, line: $0, message: $1) }
             let doc = try YAMLDocument(text: text, file: name)
             var flow: String?
             var tests: [Node] = []

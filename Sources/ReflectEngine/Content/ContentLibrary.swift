@@ -179,13 +179,19 @@ public struct ContentLibrary: Sendable {
         var files: [(tag: String, bytes: Data)] = []
         let cached = runtime && cache.directory != nil
         if cached {
+            var unreadable = false
             for t in tags {
-                if let bytes = FileManager.default.contents(atPath: localesDirectory.appendingPathComponent("\(t).yaml").path) {
+                switch ContentText.bytes(localesDirectory.appendingPathComponent("\(t).yaml")) {
+                case .success(let bytes):
                     files.append((t, bytes))
                     read.texts[t] = bytes
+                case .failure(.unreadable) where !FileManager.default.fileExists(atPath: localesDirectory.appendingPathComponent("\(t).yaml").path):
+                    break  // no file for this tag: the chain goes on without it
+                case .failure:
+                    unreadable = true  // read (and refused, naming why) below, never answered from the cache
                 }
             }
-            if let file = cache.language(files: files) {
+            if !unreadable, let file = cache.language(files: files) {
                 try ContentLibrary.checkRunnable(file.chain, tag: tag)
                 return (file.chain, LanguageParts(chain: file.chain, file: file))
             }

@@ -52,9 +52,11 @@ struct ContentFileSet: Sendable {
         files = names.map { File(name: $0, bytes: ContentFileSet.read(directory.appendingPathComponent($0).path)) }
     }
 
-    /// The whole of a regular file, or nil.
+    /// The whole of a regular file of at most ``ContentText/maxFileBytes``,
+    /// or nil. Opened without blocking: opening a named pipe would wait
+    /// for a writer forever; it is refused by the check that follows.
     static func read(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var st = stat()
@@ -66,6 +68,7 @@ struct ContentFileSet: Sendable {
             if n < 0 { return nil }
             if n == 0 { return out }
             out.append(contentsOf: chunk[0..<n])
+            if out.count > ContentText.maxFileBytes { return nil }
         }
     }
 

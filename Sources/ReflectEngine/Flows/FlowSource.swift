@@ -25,15 +25,13 @@ public struct FlowSource: Sendable, Equatable {
     /// Reads a flow file. A file that is not UTF-8 text, or larger than
     /// ``maxBytes``, is refused here, before Lua sees it.
     public static func read(_ url: URL, displayName: String) throws(EngineError) -> FlowSource {
-        if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size > maxBytes {
-            throw .invalidFlow(file: displayName, line: nil, message: "the file is \(size) bytes (at most \(maxBytes)); split the flow")
-        }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw .flowNotFound(displayName, searched: displayName)
-        }
-        guard data.count <= maxBytes else {
-            throw .invalidFlow(file: displayName, line: nil, message: "the file is \(data.count) bytes (at most \(maxBytes)); split the flow")
+        switch ContentText.bytes(url, limit: maxBytes) {
+        case .success(let read): data = read
+        case .failure(.unreadable): throw .flowNotFound(displayName, searched: displayName)
+        case .failure(.tooLarge(let size, _)):
+            throw .invalidFlow(file: displayName, line: nil, message: "the file is \(size) bytes (at most \(maxBytes)); split the flow")
+        case .failure(let other): throw .invalidFlow(file: displayName, line: nil, message: other.message)
         }
         var text: String
         switch ContentText.decode(data) {

@@ -64,10 +64,7 @@ public struct PromptLibrary: Sendable {
         var library = PromptLibrary()
         for file in files {
             let display = "prompts/\(file)"
-            let text: String
-            do { text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8) } catch {
-                throw .invalidContent(file: display, line: nil, message: "cannot be read: \(error.localizedDescription)")
-            }
+            let text = try ContentText.read(dir.appendingPathComponent(file)) { .invalidContent(file: display, line: $0, message: $1) }
             let doc = try YAMLDocument(text: text, file: display)
             if file == "rules.yaml" {
                 (library.advice, library.perspective) = try rules(doc)
