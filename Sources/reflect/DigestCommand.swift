@@ -129,7 +129,7 @@ struct DigestText {
     /// (headline, highlight, intention) and its figures. An empty week has
     /// a gentle line and an invitation for its story, and no figures.
     func parts(_ d: WeeklyDigest) -> (title: String, story: [String], figures: [String]) {
-        let n = InsightsText.number
+        let n = language.localizer.numbers.format
         let title = s("digest.title", d.start.description, d.end.description)
         if d.isEmpty { return (title, [s("digest.empty"), s("digest.intention.begin")], []) }
         var out: [String] = []

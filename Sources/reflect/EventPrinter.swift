@@ -192,13 +192,17 @@ final class EventPrinter {
         }
     }
 
+    /// How numbers are written for the person (a decimal comma in de, es,
+    /// fr, pt-BR).
+    private var numbers: NumberText { language?.localizer.numbers ?? .machine }
+
     /// `1 = <min label> … 10 = <max label>`, `0 … 24 (in steps of 0.25)`: a
     /// number prompt's range, end labels and step.
     private func scaleLine(_ scale: NumberScale) -> String {
         func end(_ v: Double, _ label: String?) -> String {
-            NumberScale.format(v) + (label.map { " = \($0)" } ?? "")
+            numbers.format(v) + (label.map { " = \($0)" } ?? "")
         }
-        let step = scale.step == 1 ? "" : " (" + Template(hint(.hintNumberStep)).render([NumberScale.format(scale.step)]) + ")"
+        let step = scale.step == 1 ? "" : " (" + Template(hint(.hintNumberStep)).render([numbers.format(scale.step)]) + ")"
         return end(scale.min, scale.minLabel) + " … " + end(scale.max, scale.maxLabel) + step
     }
 
@@ -211,7 +215,7 @@ final class EventPrinter {
         switch v {
         case .text(let s): return "“\(Quote.excerpt(s))”"
         case .integer(let i): return "\(i)"
-        case .number(let d): return NumberScale.format(d)
+        case .number(let d): return numbers.format(d)
         case .boolean(let b): return words.word(for: b)
         case .choice(let id): return label(id)
         case .choices(let ids): return ids.map(label).joined(separator: ", ")

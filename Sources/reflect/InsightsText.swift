@@ -12,7 +12,8 @@ struct InsightsText {
         Template(language.localizer.string(key) ?? key).render(args)
     }
 
-    static func number(_ x: Double) -> String { NumberScale.format(x) }
+    /// A figure as the person reads it ("3,3" in German).
+    func number(_ x: Double) -> String { language.localizer.numbers.format(x) }
 
     func render(_ r: InsightsReport) -> String {
         var out: [String] = [heading(s("insights.title", r.from.description, r.to.description), level: 1)]
@@ -23,7 +24,7 @@ struct InsightsText {
         }
         // Mood log
         if let mean = r.moodLog.mean {
-            out.append(item(s("insights.mood_log", "\(r.moodLog.entries)", Self.number(mean))))
+            out.append(item(s("insights.mood_log", "\(r.moodLog.entries)", number(mean))))
         } else {
             out.append(item(s("insights.mood_log.few", "\(r.moodLog.entries)", "\(Insights.Minimum.moodEntries)")))
         }
@@ -37,7 +38,7 @@ struct InsightsText {
         if let best = r.moodLog.bestWeekday, let worst = r.moodLog.worstWeekday,
            let b = r.moodLog.weekdays.first(where: { $0.weekday == best }), let w = r.moodLog.weekdays.first(where: { $0.weekday == worst }) {
             let bestName = s("weekday." + String(best)), worstName = s("weekday." + String(worst))
-            out.append(sub(s("insights.weekdays", bestName, Self.number(b.mean), worstName, Self.number(w.mean))))
+            out.append(sub(s("insights.weekdays", bestName, number(b.mean), worstName, number(w.mean))))
         }
         if let streak = r.streak { out.append(item(s("insights.streak", "\(streak.current)", "\(streak.longest)"))) }
         // Check-ins
@@ -55,7 +56,7 @@ struct InsightsText {
         } else {
             out.append(item(s("insights.themes.title")))
             for t in r.themes {
-                out.append(sub(s("insights.themes.line", s(t.theme.nameKey), Self.number(t.moodWith), Self.number(t.moodWithout),
+                out.append(sub(s("insights.themes.line", s(t.theme.nameKey), number(t.moodWith), number(t.moodWithout),
                                  "\(t.daysWith)", "\(t.daysWithout)")))
             }
         }
@@ -66,7 +67,7 @@ struct InsightsText {
         let changes = r.intensityByDistortion + r.intensityByFlow
         if !changes.isEmpty {
             out.append(item(s("insights.intensity.title", "\(Insights.Minimum.sessionsPerChange)")))
-            for c in changes { out.append(sub("\(c.key): \(c.meanChange > 0 ? "+" : "")\(Self.number(c.meanChange)) (\(c.sessions))")) }
+            for c in changes { out.append(sub("\(c.key): \(c.meanChange > 0 ? "+" : "")\(number(c.meanChange)) (\(c.sessions))")) }
         }
         if !r.cravingsByWeek.isEmpty {
             out.append(item(s("insights.cravings.title")))
@@ -78,7 +79,7 @@ struct InsightsText {
     func metrics(_ a: MetricAverages) -> String {
         let pairs: [(String, Double?)] = [("mood", a.mood), ("energy", a.energy), ("stress", a.stress),
                                           ("sleep_hours", a.sleepHours), ("sleep_quality", a.sleepQuality)]
-        return pairs.compactMap { key, v in v.map { s("insights.metric." + key) + " " + Self.number($0) } }.joined(separator: " · ")
+        return pairs.compactMap { key, v in v.map { s("insights.metric." + key) + " " + number($0) } }.joined(separator: " · ")
     }
 
     func counts(_ c: [String: Int]) -> String {

@@ -27,7 +27,7 @@ enum JournalPictures {
     /// Monday-first column of a day (0 … 6).
     static func column(_ day: CalendarDay) -> Int { (day.weekday + 5) % 7 }
 
-    static func moodCalendar(_ days: [JournalReport.DaySummary], title: String) -> String {
+    static func moodCalendar(_ days: [JournalReport.DaySummary], title: String, numbers: NumberText) -> String {
         guard let first = days.first else { return svg(width: 1, height: 1, title: title, body: "") }
         let start = Insights.weekStart(first.day)
         let rows = (days.count + column(first.day) + 6) / 7
@@ -35,7 +35,7 @@ enum JournalPictures {
         for d in days {
             let row = (d.day.ordinal - start.ordinal) / 7, col = column(d.day)
             let x = col * (cell + gap), y = row * (cell + gap)
-            let label = d.mood.map { "\(d.day): \(NumberScale.format($0))" } ?? "\(d.day)"
+            let label = d.mood.map { "\(d.day): \(numbers.format($0))" } ?? "\(d.day)"
             body += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" fill=\"\(moodColor(d.mood))\"><title>\(label)</title></rect>"
             body += "<text x=\"\(x + cell / 2)\" y=\"\(y + cell / 2 + 4)\" font-size=\"10\" text-anchor=\"middle\" fill=\"#222\">\(d.day.day)</text>"
         }

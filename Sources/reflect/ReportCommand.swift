@@ -55,7 +55,7 @@ struct ReportCommand: ParsableCommand {
             if let svg {
                 let dir = URL(fileURLWithPath: svg, isDirectory: true)
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                try JournalPictures.moodCalendar(report.days, title: writer.s("report.calendar"))
+                try JournalPictures.moodCalendar(report.days, title: writer.s("report.calendar"), numbers: language.localizer.numbers)
                     .write(to: dir.appendingPathComponent("mood-calendar.svg"), atomically: true, encoding: .utf8)
                 try JournalPictures.heatmap(report.days, title: writer.s("report.heatmap"))
                     .write(to: dir.appendingPathComponent("heatmap.svg"), atomically: true, encoding: .utf8)
@@ -80,7 +80,7 @@ struct ReportText {
     }
 
     func weekLine(_ w: JournalReport.WeekSummary) -> (String, String, String, String, String) {
-        (w.start.description, "\(w.entries)", w.mood.map(NumberScale.format) ?? "–", w.sleepHours.map(NumberScale.format) ?? "–",
+        (w.start.description, "\(w.entries)", w.mood.map(language.localizer.numbers.format) ?? "–", w.sleepHours.map(language.localizer.numbers.format) ?? "–",
          w.themes.map { s($0.nameKey) }.joined(separator: ", "))
     }
 
@@ -114,7 +114,7 @@ struct ReportText {
             body += "<li\(nested ? " class=\"sub\"" : "")>\(e(line.trimmingCharacters(in: .whitespaces)))</li>\n"
         }
         body += "</ul></section>\n<section><h2>\(e(s("report.pictures")))</h2>\n<div class=\"pictures\">"
-        body += "<figure>\(JournalPictures.moodCalendar(r.days, title: s("report.calendar")))<figcaption>\(e(s("report.calendar")))</figcaption></figure>"
+        body += "<figure>\(JournalPictures.moodCalendar(r.days, title: s("report.calendar"), numbers: language.localizer.numbers))<figcaption>\(e(s("report.calendar")))</figcaption></figure>"
         body += "<figure>\(JournalPictures.heatmap(r.days, title: s("report.heatmap")))<figcaption>\(e(s("report.heatmap")))</figcaption></figure>"
         body += "</div></section>\n<section><h2>\(e(s("report.weeks")))</h2>\n<table><thead><tr>"
         body += headers.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"

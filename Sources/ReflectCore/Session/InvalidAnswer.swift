@@ -9,7 +9,8 @@ public struct InvalidAnswer: Error, Sendable, Equatable {
     /// `invalid.<code>` instead (the engine's `EngineString`).
     public var message: String
     /// Values for the localised message's `%1$@`, `%2$@` … (a number's
-    /// range and step), in order.
+    /// range and step), in order. Numbers are in machine form (`0.25`); the
+    /// engine writes them in the person's language (``NumberText``).
     public var arguments: [String]
     public init(_ code: String, _ message: String, arguments: [String] = []) {
         self.code = code

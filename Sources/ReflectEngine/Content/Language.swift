@@ -144,8 +144,10 @@ extension Language {
     /// What an answer that was not taken is told: the chain's
     /// `invalid.<code>`, else the validator's own ``InvalidAnswer/message``
     /// (hosts without locale files, and codes without a translated message).
+    /// Numbers among the arguments are written in the language ("0,25").
     public func message(for invalid: InvalidAnswer) -> String {
-        EngineString(invalid: invalid.code).flatMap { localizer.string($0.key) }.map { Template($0).render(invalid.arguments) }
+        EngineString(invalid: invalid.code).flatMap { localizer.string($0.key) }
+            .map { Template($0).render(invalid.arguments.map(localizer.numbers.localized)) }
             ?? invalid.message
     }
 }
