@@ -42,7 +42,7 @@ struct NumberPromptTests {
         let german = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: "de")
         let de = try FlowSession.open(sleepFlow, language: german, options: options())
         let refused = try de.answer(.number(30))
-        #expect(refused.contains(.invalid(step: "hours", code: "number_range", message: "Bitte gib eine Zahl von 0 bis 24 ein, in Schritten von 0.25.")))
+        #expect(refused.contains(.invalid(step: "hours", code: "number_range", message: "Bitte gib eine Zahl von 0 bis 24 ein, in Schritten von 0,25.")))
     }
 
     @Test("a resumed session replays decimal answers onto the same scale")
