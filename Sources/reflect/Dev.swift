@@ -70,15 +70,15 @@ struct Dev: ParsableCommand {
                 do {
                     let reloaded = try load(resuming: session.save)
                     session = reloaded
-                    printer.note("↻ reloaded (\(session.save.answers.count) answers kept)")
+                    printer.note(printer.text(.devReloaded, "\(session.save.answers.count)"))
                     printer.print(session.openingEvents)
                 } catch let e as EngineError {
-                    printer.note("✗ edit not loaded; still running the last good version:\n  " + e.description + " [\(e.code)]")
+                    printer.note(printer.text(.devNotLoaded) + "\n  " + e.description + " [\(e.code)]")
                 }
                 if editing { LineEditor.resume() } else { printer.ask() }
             }
             guard let line, let prompt = session.current else {
-                if session.isFinished { printer.note("(finished; edit the flow to run it again, or :quit)") }
+                if session.isFinished { printer.note(printer.text(.devFinished)) }
                 if line?.trimmingCharacters(in: .whitespaces) == ":quit" { return }
                 continue
             }
@@ -90,7 +90,7 @@ struct Dev: ParsableCommand {
             do { printer.print(try session.submit(typed)) } catch {
                 printer.print(session.shownBeforeFailure)
                 printer.fail(error)
-                printer.note("(the flow stopped; fix it and save: it reloads here)")
+                printer.note(printer.text(.devStopped))
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 struct History: ParsableCommand {
@@ -9,9 +10,15 @@ struct History: ParsableCommand {
     @Option(help: "How many of each to show.")
     var limit: Int = 20
 
+    @Option(help: "Language of the list's own words and the moods (en, de, es, fr, ja, ko, pt-BR; default: en).")
+    var locale: String?
+
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var contentOptions: ContentOptions
 
     func run() throws {
+        let language = try contentOptions.personLanguage(locale)
+        func word(_ key: EngineString, _ args: String...) -> String { Template(language.string(key)).render(args) }
         let store = try storeOptions.open(.readOnly)
         do {
             // At a terminal, a line wider than it continues on the next,
@@ -19,13 +26,14 @@ struct History: ParsableCommand {
             // terminal at column 0; piped, each entry stays one line.
             let width = LineEditor.columns
             let sessions = try store.recentSessions(user: storeOptions.user, limit: limit)
-            print("Sessions")
-            if sessions.isEmpty { print("  (none yet)") }
+            print(word(.historySessions))
+            if sessions.isEmpty { print("  " + word(.historyNone)) }
             let flowWidth = sessions.map { DisplayWidth.of($0.flowID) }.max() ?? 0
             for s in sessions {
                 let shift = s.pre.flatMap { p in s.post.map { "\(p) → \($0)" } } ?? ""
-                let status = s.status == .completed ? "completed"
-                    : "unfinished (\(try store.answerCount(s.id)) answered\(s.setAsideAt == nil ? "" : "; set aside, the flow changed"))"
+                let status = s.status == .completed ? word(.historyCompleted)
+                    : s.setAsideAt == nil ? word(.historyUnfinished, "\(try store.answerCount(s.id))")
+                    : word(.historySetAside, "\(try store.answerCount(s.id))")
                 let head = "  \(s.startedAt.prefix(16).replacingOccurrences(of: "T", with: " "))  \(s.id.prefix(8))  "
                 let tail = status + (shift.isEmpty ? "" : "  " + shift)
                 let whole = head + DisplayWidth.padded(s.flowID, to: flowWidth) + "  " + tail
@@ -38,10 +46,11 @@ struct History: ParsableCommand {
                 }
             }
             let moods = try store.moodEntries(user: storeOptions.user, limit: limit)
-            print("\nMood")
-            if moods.isEmpty { print("  (none yet)") }
+            print("\n" + word(.historyMoods))
+            if moods.isEmpty { print("  " + word(.historyNone)) }
+            let moodWidth = Mood.allCases.map { DisplayWidth.of(language.moodName($0)) }.max() ?? 8
             for m in moods {
-                print(Self.line("  \(m.day)  ", DisplayWidth.padded(m.mood.rawValue, to: 8) + (m.note.map { "  " + TerminalText.neutralized($0) } ?? ""), width: width))
+                print(Self.line("  \(m.day)  ", DisplayWidth.padded(language.moodName(m.mood), to: moodWidth) + (m.note.map { "  " + TerminalText.neutralized($0) } ?? ""), width: width))
             }
         } catch {
             throw failStore(error)

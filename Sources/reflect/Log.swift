@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 struct Log: ParsableCommand {
@@ -19,10 +20,15 @@ struct Log: ParsableCommand {
     @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
     var now: String?
 
+    @Option(help: "Language of the line that confirms the entry (en, de, es, fr, ja, ko, pt-BR; default: en).")
+    var locale: String?
+
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var contentOptions: ContentOptions
 
     func run() throws {
         let stamps = try Timestamps(now: now)
+        let language = try contentOptions.personLanguage(locale)
         let store = try storeOptions.open()
         // Today is the person's logical day (time zone and day boundary from their settings).
         let today: CalendarDay
@@ -31,8 +37,9 @@ struct Log: ParsableCommand {
         do {
             let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day.description, mood: mood, note: note,
                                                          source: .log, at: stamps.stamp()))
-            let edited = entry.createdAt != entry.updatedAt ? " (updated)" : ""
-            print("\(entry.day): \(entry.mood.rawValue)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
+            let edited = entry.createdAt != entry.updatedAt ? " " + language.string(.logUpdated) : ""
+            let mood = language.moodName(entry.mood)
+            print("\(entry.day): \(mood)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
         } catch {
             throw failStore(error)
         }

@@ -211,6 +211,9 @@ struct Resume: ParsableCommand {
     @OptionGroup var drive: DriveOptions
     @OptionGroup var generation: GeneratorOptions
 
+    @Option(help: "Language of the line saying there is nothing to resume (default: your latest session's; a resumed session speaks its own).")
+    var locale: String?
+
     func run() throws {
         let stamps = try Timestamps(now: drive.now)
         let store = try storeOptions.open(reading: .serialized)
@@ -223,7 +226,8 @@ struct Resume: ParsableCommand {
             } else if let latest = try store.unfinishedSessions(user: storeOptions.user).first {
                 id = latest.id
             } else {
-                Terminal.write("Nothing to resume: no unfinished session.\n", to: .err)
+                let tag = try locale ?? store.recentSessions(user: storeOptions.user, limit: 1).first?.locale ?? "en"
+                Terminal.write(try contentOptions.language(tag).string(.terminalNothingToResume) + "\n", to: .err)
                 throw ExitCode(1)
             }
             // One writer per session: the lease first, then the answers are read.

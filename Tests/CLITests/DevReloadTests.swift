@@ -42,7 +42,7 @@ struct DevReloadTests {
         at = try #require(term.waitFor("half ty", after: at), "\(term.screen)")
 
         try save(content, second: "Second question, edited?", stamp: 5)
-        at = try #require(term.waitFor("reloaded (1 answers kept)", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("reloaded (answers kept: 1)", after: at), "\(term.screen)")
         at = try #require(term.waitFor("Second question, edited?", after: at), "\(term.screen)")
         at = try #require(term.waitFor("> half ty", after: at), "the half-typed line is shown again: \(term.screen)")
 
@@ -93,13 +93,14 @@ struct DevReloadTests {
         #expect(term.finish() == 0, "\(term.screen.suffix(400))")
     }
 
-    @Test("piped: each line is read once, a reload in between keeps the answers")
+    @Test("piped, in German: each line is read once, a reload in between keeps the answers and says so in German")
     func piped() throws {
-        let content = try ContentFixture(["flows/test/dev.lua": DevReloadTests.flow("Second question?")])
+        let german = try String(contentsOf: repositoryRoot.appendingPathComponent("locales/de.yaml"), encoding: .utf8)
+        let content = try ContentFixture(["flows/test/dev.lua": DevReloadTests.flow("Second question?"), "locales/de.yaml": german])
         defer { content.remove() }
         let process = Process()
         process.executableURL = CLIRunner.executable
-        process.arguments = ["dev", "test.dev", "--content", content.root.path, "--interval", "0.05"]
+        process.arguments = ["dev", "test.dev", "--content", content.root.path, "--interval", "0.05", "--locale", "de"]
         process.environment = CLIRunner.isolatedEnvironment()
         let input = Pipe(), output = Pipe()
         process.standardInput = input
@@ -124,7 +125,7 @@ struct DevReloadTests {
         input.fileHandleForWriting.write(Data("first answer\n".utf8))
         #expect(waitFor("Second question?"))
         try save(content, second: "Second question, edited?", stamp: 5)
-        #expect(waitFor("reloaded (1 answers kept)"))
+        #expect(waitFor("↻ neu geladen (behaltene Antworten: 1)"))
         #expect(waitFor("Second question, edited?"))
         input.fileHandleForWriting.write(Data("second answer\n".utf8))
         #expect(waitFor("Kept: second answer"))

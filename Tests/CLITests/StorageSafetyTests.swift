@@ -246,7 +246,7 @@ struct StorageSafetyTests {
         try #require(live.waitFor { $0["event"] as? String == "saved" } != nil)
         live.kill()
         let afterKill = try ReadOnlyMount.run(dir, ["history", "--db", db])
-        #expect(afterKill.stdout.contains("unfinished (1 answered)"), "\(afterKill.stdout) \(afterKill.stderr)")
+        #expect(afterKill.stdout.contains("unfinished (answered: 1)"), "\(afterKill.stdout) \(afterKill.stderr)")
         // Without its -shm, the WAL cannot be read there: refused, not shown without the last answers.
         try FileManager.default.removeItem(atPath: db + "-shm")
         let noShm = try ReadOnlyMount.run(dir, ["history", "--db", db])

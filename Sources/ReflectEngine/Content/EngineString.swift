@@ -73,6 +73,23 @@ public enum EngineString: String, CaseIterable, Sendable {
     case terminalFailedSaved = "terminal.failed_saved"
     case terminalRetrySave = "terminal.retry_save"
     case terminalNotSaved = "terminal.not_saved"
+    case terminalNothingToResume = "terminal.nothing_to_resume"
+
+    // `reflect dev`'s own lines (the flow author's terminal).
+    case devReloaded = "dev.reloaded"
+    case devNotLoaded = "dev.not_loaded"
+    case devFinished = "dev.finished"
+    case devStopped = "dev.stopped"
+
+    // `reflect log` and `reflect history` (moods are shown by their
+    // `mood.<id>` label).
+    case logUpdated = "log.updated"
+    case historySessions = "history.sessions"
+    case historyMoods = "history.moods"
+    case historyNone = "history.none"
+    case historyCompleted = "history.completed"
+    case historyUnfinished = "history.unfinished"
+    case historySetAside = "history.set_aside"
 
     // `reflect progress` and `reflect coach context` in text form. Counts are
     // written as a label and a value ("Days in a row: 1"): the locale files
