@@ -181,7 +181,7 @@ struct DurabilityTests {
         #expect(show.stdout.contains("distortion: overgeneralization"))
         #expect(!show.stdout.contains("evidence"))
         let history = try CLIRunner.run(["history", "--db", db])
-        #expect(history.stdout.contains("legacy-v") && history.stdout.contains("completed"))
+        #expect(history.stdout.contains("legacy-v") && history.stdout.contains("finished"))
         #expect(storedAnswers(try export(db)).count == 6)
         // Not offered for resuming: it is complete.
         let resume = try CLIRunner.run(["resume", "--db", db, "--answers", "-", "--format", "jsonl"])
