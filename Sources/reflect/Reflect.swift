@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReflectCore
 import ReflectEngine
 
 @main
@@ -32,7 +33,26 @@ struct Reflect: ParsableCommand {
                 return
             }
         }
+        if let unknown = unknownCommand(arguments) {
+            Terminal.write(unknown, to: .err)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         Reflect.main(nil)
+    }
+
+    /// The message for a first word that names no command (`reflect lgo
+    /// good`), with the nearest command when it looks like a typo ("Did you
+    /// mean 'log'?"), else the list of commands; nil when the first word is
+    /// a command, an option or absent. ArgumentParser alone would say
+    /// "2 unexpected arguments".
+    static func unknownCommand(_ arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(first) else { return nil }
+        let shown = String(first.prefix(40))
+        let advice = Suggestion.nearest(to: first, among: names).map { "Did you mean '\($0)'?" }
+            ?? "The commands are: " + names.filter { $0 != "help" }.joined(separator: ", ") + "."
+        return "Error: unknown command '\(shown)'. \(advice)\nUsage: reflect <subcommand>\n  See 'reflect --help' for more information.\n"
     }
 }
 

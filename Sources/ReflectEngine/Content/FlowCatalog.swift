@@ -76,7 +76,8 @@ public struct FlowCatalog: Sendable {
     }
 
     /// What was probably meant by an id that names no flow: a family
-    /// (`reflection`) needs `--mood`; a typo gets the nearest id.
+    /// (`reflection`) needs `--mood`; a typo gets the nearest id, or the
+    /// nearest family (`reflektion` → `reflection` and its `--mood`).
     static func hint(for spec: String, in scans: [(name: String, scan: Scan)]) -> String? {
         let summaries = scans.compactMap { $0.scan.summary }
         let family = summaries.filter { $0.id.hasPrefix(spec + ".") }
@@ -88,7 +89,15 @@ public struct FlowCatalog: Sendable {
             return "did you mean " + family.map { "'\($0.id)'" }.sorted().joined(separator: " or ") + "?"
         }
         let ids = summaries.map(\.id)
-        return Suggestion.nearest(to: spec, among: ids).map { "did you mean '\($0)'?" }
+        let families = Set(ids.compactMap { id in id.lastIndex(of: ".").map { String(id[..<$0]) } }).subtracting(ids)
+        guard let near = Suggestion.nearest(to: spec, among: ids + families.sorted()) else { return nil }
+        guard families.contains(near) else { return "did you mean '\(near)'?" }
+        let members = summaries.filter { $0.id.hasPrefix(near + ".") }
+        let moods = Set(members.flatMap(\.moods)).map(\.rawValue).sorted()
+        if !moods.isEmpty {
+            return "did you mean '\(near)', a family of flows chosen by mood? add --mood (\(moods.joined(separator: ", ")))"
+        }
+        return "did you mean " + members.map { "'\($0.id)'" }.sorted().joined(separator: " or ") + "?"
     }
 
     /// Throws when more than one file declares `id` literally.
