@@ -45,6 +45,40 @@ struct NumberPromptTests {
         #expect(refused.contains(.invalid(step: "hours", code: "number_range", message: "Bitte gib eine Zahl von 0 bis 24 ein, in Schritten von 0,25.")))
     }
 
+    @Test("a number in a prompt's args or s:text is shown as the person's language writes it: 7,5 in German, 7.5 in English")
+    func numbersInArgs() throws {
+        let flow = source("flows/test/shown.lua", """
+            return flow {
+              id = "test.shown", version = 1,
+              run = function(s)
+                local h = s:number { id = "hours", text = "How long did you sleep?", min = 0, max = 24, step = 0.25 }
+                local q = s:number { id = "quality", text = "How well?", min = 1, max = 10 }
+                s:message { id = "bye", text = s:text("%@ of 10", q) .. " · " .. s:text("%@ hours", h) }
+              end,
+            }
+            """)
+        let german = try ContentLibrary(root: ContentRoot(repositoryRoot)).language(for: "de")
+        let de = try FlowSession.open(flow, language: german, options: options())
+        try de.answer(.text("7,5"))
+        try de.answer(.number(8))
+        #expect(de.current?.text == "8 of 10 · 7,5 hours", "\(de.current?.text ?? "")")
+        let argsFlow = source("flows/test/args.lua", """
+            return flow {
+              id = "test.args", version = 1,
+              run = function(s)
+                local h = s:number { id = "hours", text = "How long did you sleep?", min = 0, max = 24, step = 0.25 }
+                s:message { id = "bye", text = "Slept %1$@ hours, quality %2$@", args = { h, 8 } }
+              end,
+            }
+            """)
+        let deArgs = try FlowSession.open(argsFlow, language: german, options: options())
+        try deArgs.answer(.text("7,5"))
+        #expect(deArgs.current?.text == "Slept 7,5 hours, quality 8", "\(deArgs.current?.text ?? "")")
+        let en = try FlowSession.open(argsFlow, language: try english(), options: options())
+        try en.answer(.number(7.5))
+        #expect(en.current?.text == "Slept 7.5 hours, quality 8", "\(en.current?.text ?? "")")
+    }
+
     @Test("a resumed session replays decimal answers onto the same scale")
     func replay() throws {
         let session = try FlowSession.open(sleepFlow, options: options())

@@ -209,7 +209,8 @@ public struct FlowAPI {
                 }
                 var args: [String] = []
                 for (i, v) in rest.enumerated() {
-                    args.append(try FlowAPILimits.text(v.stringValue ?? "", max: SessionLimits.maxTextBytes, "s:text: argument \(i + 1)"))
+                    let text = v.stringValue ?? numberText(v, shared.value) ?? ""
+                    args.append(try FlowAPILimits.text(text, max: SessionLimits.maxTextBytes, "s:text: argument \(i + 1)"))
                 }
                 return .values([.string(try render(key, args: args, fallback: nil, shared.value, field: "text", observe: host.observe))])
             },
@@ -472,10 +473,25 @@ public struct FlowAPI {
                 let quotable = !nonAnswer(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
-            default: throw LuaHostError("\(what()) must be texts (answers), got \(v.typeName)")
+            default:
+                guard let number = numberText(v, language) else {
+                    throw LuaHostError("\(what()) must be texts (answers) or numbers, got \(v.typeName)")
+                }
+                args.append(number)
             }
         }
         return args
+    }
+
+    /// A number given to be shown (in `args`, or to `s:text`), written as
+    /// the person's language writes it: `7`, `7,5` in German (``NumberText``);
+    /// nil for anything else, and for NaN or an infinity.
+    static func numberText(_ value: LuaValue, _ language: Language) -> String? {
+        switch value {
+        case .integer(let i): return String(i)
+        case .number(let d) where d.isFinite: return language.localizer.numbers.format(d)
+        default: return nil
+        }
     }
 
     private static func seconds(_ value: LuaValue, what: @autoclosure () -> String) throws(LuaHostError) -> Duration {
@@ -603,7 +619,11 @@ public struct FlowAPI {
                 let quotable = !nonAnswer(s) && screen(s) == .ok
                 args.append(quotable ? Quote.excerpt(s) : "")
             case .nil: args.append("")
-            default: throw LuaHostError("\(function) '\(step)': args must be texts (answers), got \(v.typeName)")
+            default:
+                guard let number = numberText(v, language) else {
+                    throw LuaHostError("\(function) '\(step)': args must be texts (answers) or numbers, got \(v.typeName)")
+                }
+                args.append(number)
             }
         }
         let fallback = fields.fallback.stringValue
