@@ -178,7 +178,7 @@ struct DurabilityTests {
         #expect(show.stdout.contains("intensity 8 → 5 (-3)"))
         #expect(show.stdout.contains("Can you think of one counter-example to 'Nobody ever makes time for me'?"))
         #expect(show.stdout.contains("   → My friend drove two hours to see me last month"))
-        #expect(show.stdout.contains("distortion: overgeneralization"))
+        #expect(show.stdout.contains("distortion: one moment turning into 'always'"))
         #expect(!show.stdout.contains("evidence"))
         let history = try CLIRunner.run(["history", "--db", db])
         #expect(history.stdout.contains("legacy-v") && history.stdout.contains("finished"))

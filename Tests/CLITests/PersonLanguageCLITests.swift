@@ -53,4 +53,21 @@ struct PersonLanguageCLITests {
         #expect(again.stderr.contains("No hay nada que continuar"), "\(again.stderr)")
         #expect(try reflect(["history", "--locale", "es"]).stdout.contains("terminada"))
     }
+
+    @Test("reflect show speaks the session's language: its state, its words and a decimal answer as German writes it")
+    func show() throws {
+        let run = try reflect(["run", "journal.check-in", "--locale", "de", "--answers", "-", "--now", "2026-11-19T21:00:00+01:00"],
+                              stdin: "7\n6\n5\n\"7,5\"\n8\n\"Ein ruhiger Abend\"\n{\"done\": true}\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let id = try #require(try reflect(["history"]).stdout.split(separator: "\n").dropFirst().first?.split(separator: " ").dropFirst(2).first)
+        let shown = try reflect(["show", String(id)])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.hasPrefix("journal.check-in (Version 1) · abgeschlossen · begonnen "), "\(shown.stdout)")
+        #expect(shown.stdout.contains("\nSitzung "), "\(shown.stdout)")
+        #expect(shown.stdout.contains("→ 7,5\n"), "\(shown.stdout)")
+        #expect(!shown.stdout.contains("complete") && !shown.stdout.contains("started"), "\(shown.stdout)")
+        let english = try reflect(["show", String(id), "--locale", "en"])
+        #expect(english.stdout.hasPrefix("journal.check-in (version 1) · complete · started "), "\(english.stdout)")
+        #expect(english.stdout.contains("→ 7.5\n"), "\(english.stdout)")
+    }
 }

@@ -91,6 +91,22 @@ public enum EngineString: String, CaseIterable, Sendable {
     case historyUnfinished = "history.unfinished"
     case historySetAside = "history.set_aside"
 
+    // `reflect show` (a session, in its own language).
+    case showHeader = "show.header"
+    case showFinishedAt = "show.finished_at"
+    case showComplete = "show.complete"
+    case showUnfinished = "show.unfinished"
+    case showSetAsideState = "show.set_aside_state"
+    case showSession = "show.session"
+    case showMood = "show.mood"
+    case showSetAside = "show.set_aside"
+    case showIntensity = "show.intensity"
+    case showRecovered = "show.recovered"
+    case showDraft = "show.draft"
+    case showDistortion = "show.distortion"
+    case showProbed = "show.probed"
+    case showSafety = "show.safety"
+
     // `reflect progress` and `reflect coach context` in text form. Counts are
     // written as a label and a value ("Days in a row: 1"): the locale files
     // have no plural forms (docs/localization.md, "Counts").

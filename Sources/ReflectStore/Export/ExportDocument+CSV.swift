@@ -90,8 +90,11 @@ extension ExportDocument {
     /// longer offers reads "id (no longer an option)"; when no labels could
     /// be read, the ids with the reason ("… (label unknown: the flow … is no
     /// longer installed)").
+    /// A decimal answer is written with `numbers` (`reflect show`: the
+    /// person's language, "7,5"; the CSV: ``NumberText/machine``).
     public static func readable(_ v: AnswerValue, options: [PromptOption]?, step: StepID,
-                                recovered: RecoveredOptionLabels?) -> String {
+                                recovered: RecoveredOptionLabels?, numbers: NumberText = .machine) -> String {
+        if case .number(let d) = v { return numbers.format(d) }
         if let options, !options.isEmpty { return readable(v, options: options) }
         guard let recovered, v.choosesOptions else { return plainText(v) }
         if let now = recovered.options[step], !now.isEmpty {
