@@ -312,13 +312,25 @@ extension Store {
             // `StepProgress(step:saved:positive:today:)` over the step's day
             // sets (ProgressStoreTests.factsMatchEachStepsDays).
             let figures = try Store.stepFigures(user: user, flow: flow, today: today, in: db)
-            func progress(_ step: String, saved: ActivityMark.Kind) -> StepProgress {
+            // "Reset achievements" clears the first-time memories too (coach
+            // spec §6): from the day after the reset (what the achievements
+            // count from), a step's days and Yes days count from there, so
+            // the first plan after a reset is "first" again, as its
+            // achievement is. Streaks stay. On the reset day itself nothing
+            // is first, as nothing earns an achievement.
+            let reset = try Store.resetDay(user: user, in: db).flatMap { today > $0 ? $0.adding(days: 1) : nil }
+            func sinceReset(_ step: String, _ kind: ActivityMark.Kind, _ f: DayFigures) throws -> Int {
+                guard let reset else { return f.days }
+                return try Store.figures(of: .step(user: user, flow: flow, step: step, kind: kind.rawValue), today: today, since: reset,
+                                         in: db).recent
+            }
+            func progress(_ step: String, saved: ActivityMark.Kind) throws -> StepProgress {
                 let mine = figures[step]?[saved] ?? DayFigures()
                 let yes = figures[step]?[.positive] ?? DayFigures()
-                return StepProgress(step: step, streak: mine.streak, days: mine.days, today: mine.today,
-                                    yesDays: yes.days, yesToday: yes.today, yesThisWeek: yes.recent)
+                return StepProgress(step: step, streak: mine.streak, days: try sinceReset(step, saved, mine), today: mine.today,
+                                    yesDays: try sinceReset(step, .positive, yes), yesToday: yes.today, yesThisWeek: yes.recent)
             }
-            let steps = figures.keys.filter { !$0.isEmpty }.sorted().map { progress($0, saved: .saved) }
+            let steps = try figures.keys.filter { !$0.isEmpty }.sorted().map { try progress($0, saved: .saved) }
             let anyCompleted = try Store.anyFlowCompleted(user: user, on: today, in: db)
             let held = try String.fetchAll(db, sql: "SELECT key FROM achievement WHERE user = ? ORDER BY key", arguments: [user])
             let lines = try Row.fetchAll(db, sql: """
@@ -328,7 +340,7 @@ extension Store {
                     guard let pool = LinePool(rawValue: row["pool"]) else { return nil }
                     return LastLine(pool: pool, index: row["line_index"])
                 }
-            let facts = ProgressFacts(steps: steps, completed: progress("", saved: .completed), anyCompletedToday: anyCompleted,
+            let facts = ProgressFacts(steps: steps, completed: try progress("", saved: .completed), anyCompletedToday: anyCompleted,
                                       achievements: held, week: today.isoWeek, lastLines: lines)
             return (streak, facts)
         }

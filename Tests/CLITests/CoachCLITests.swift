@@ -74,6 +74,32 @@ struct CoachCLITests {
         #expect(stored == 7)
     }
 
+    @Test("Reset achievements clears the first-time memories: from the next day the first plan is big again (with its achievement) and Yes evenings are medium again")
+    func resetClearsFirstTimes() throws {
+        func celebrations(_ flow: String, _ answers: [String], _ now: String) throws -> [String: String] {
+            let run = try reflect(["run", flow, "--answers", "-", "--format", "jsonl", "--now", now], stdin: answers.joined(separator: "\n") + "\n")
+            #expect(run.status == 0, "\(run.stderr)")
+            var out: [String: String] = [:]
+            for e in run.events where e["event"] as? String == "celebration" {
+                out[e["step"] as? String ?? ""] = "\(e["reason"] as? String ?? "") \(e["tier"] as? String ?? "none")"
+            }
+            return out
+        }
+        #expect(try celebrations("coach.morning", Self.morningAnswers, "2026-11-17T07:30:00+01:00")["stress_response"] == "first_stress_response big")
+        for day in 17...19 {
+            #expect(try celebrations("coach.evening", Self.eveningAnswers, "2026-11-\(day)T21:00:00+01:00")["care_done"] == "care_done medium")
+        }
+        #expect(try celebrations("coach.evening", Self.eveningAnswers, "2026-11-20T21:00:00+01:00")["care_done"] == "care_done tiny")
+        #expect(try reflect(["progress", "reset-achievements", "--yes", "--now", "2026-11-21T07:00:00+01:00"]).status == 0)
+        // The reset day itself earns nothing new (as its achievements do not).
+        #expect(try celebrations("coach.morning", Self.morningAnswers, "2026-11-21T07:30:00+01:00")["stress_response"] == "stress_response tiny")
+        // From the next day, first times are first again.
+        #expect(try celebrations("coach.morning", Self.morningAnswers, "2026-11-22T07:30:00+01:00")["stress_response"] == "first_stress_response big")
+        #expect(try celebrations("coach.evening", Self.eveningAnswers, "2026-11-22T21:00:00+01:00")["care_done"] == "care_done medium")
+        let achieved = try rows("SELECT key, achieved_at FROM achievement").map { "\($0["key"] as String) \($0["achieved_at"] as String)" }
+        #expect(achieved.contains("first_stress_response 2026-11-22"), "\(achieved)")
+    }
+
     @Test("reflect today names the phase in the person's language")
     func todayPhaseInTheLanguage() throws {
         let de = try reflect(["today", "--locale", "de", "--now", "2026-11-24T21:00:00+01:00"])
