@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 22
+    static let schemaVersion = 23
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -670,6 +670,11 @@ enum Migrations {
                     "preferred_actions" TEXT NOT NULL, "avoid_topics" TEXT NOT NULL, "updated_at" TEXT NOT NULL)
                 """)
             try db.execute(sql: "PRAGMA user_version = 22")
+        }
+        register("v23: a sticky experiment arm records the seed it was chosen under, so a new seed re-randomizes everyone") { db in
+            // NULL for arms stored before: they hold under any seed.
+            try db.execute(sql: "ALTER TABLE experiment_assignment ADD COLUMN seed TEXT")
+            try db.execute(sql: "PRAGMA user_version = 23")
         }
         return m
     }

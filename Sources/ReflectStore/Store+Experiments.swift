@@ -19,13 +19,19 @@ extension Store {
                    \(cameBackSQL(user: "session.user", session: "session.id", at: "?3"))
             FROM session WHERE id = ?4
             """)
+        // The first arm per bucket version stays; under a new seed (the
+        // author re-randomized everyone) the new arm replaces it. A row
+        // without a seed (stored before seeds were) holds under any seed.
         let assignment = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at)
-            SELECT user, ?, ?, ?, ? FROM session WHERE id = ?
+            INSERT INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at, seed)
+            SELECT user, ?, ?, ?, ?, ? FROM session WHERE id = ?
+            ON CONFLICT (user, experiment, bucket_version) DO UPDATE
+              SET variant = excluded.variant, assigned_at = excluded.assigned_at, seed = excluded.seed
+              WHERE seed IS NOT NULL AND excluded.seed IS NOT NULL AND seed <> excluded.seed
             """)
         for e in exposures {
             try insert.execute(arguments: [e.experiment, e.variation, at, session])
-            try assignment.execute(arguments: [e.experiment, e.bucketVersion, e.variation, at, session])
+            try assignment.execute(arguments: [e.experiment, e.bucketVersion, e.variation, at, e.seed, session])
         }
     }
 
@@ -53,12 +59,16 @@ extension Store {
         try write { db in try Store.insertExposures(exposures, session: session, at: at, in: db) }
     }
 
-    /// The variation `user` has seen in `experiment` under `bucketVersion`, if any.
-    public func stickyVariation(user: String, experiment: String, bucketVersion: Int) throws(StoreError) -> String? {
+    /// The variation `user` has seen in `experiment` under `bucketVersion`
+    /// and `seed`, if any: an arm chosen under another seed does not hold
+    /// (a new seed re-randomizes everyone; experiments spec §1). A row
+    /// stored without its seed, or a nil `seed`, matches any.
+    public func stickyVariation(user: String, experiment: String, bucketVersion: Int, seed: String? = nil) throws(StoreError) -> String? {
         try read { db in
             try String.fetchOne(db, sql: """
                 SELECT variant FROM experiment_assignment WHERE user = ? AND experiment = ? AND bucket_version = ?
-                """, arguments: [user, experiment, bucketVersion])
+                  AND (seed IS NULL OR ?4 IS NULL OR seed = ?4)
+                """, arguments: [user, experiment, bucketVersion, seed])
         }
     }
 

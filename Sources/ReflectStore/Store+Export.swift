@@ -114,7 +114,7 @@ extension Store {
             }
             let assignments = try Row.fetchAll(db, sql: "SELECT * FROM experiment_assignment ORDER BY user, experiment, bucket_version").map { r in
                 ExportedAssignment(user: r["user"], experiment: r["experiment"], bucketVersion: r["bucket_version"], variant: r["variant"],
-                                   assignedAt: r["assigned_at"])
+                                   assignedAt: r["assigned_at"], seed: r["seed"])
             }
             // As stored, like the sessions' child rows: a mood this version
             // does not know is exported as it is, with a problem saying so.
@@ -304,8 +304,8 @@ extension Store {
                     """)
             }
             for a in doc.experimentAssignments ?? [] {
-                try db.execute(sql: "INSERT OR IGNORE INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at) "
-                               + "VALUES (?, ?, ?, ?, ?)", arguments: [a.user, a.experiment, a.bucketVersion, a.variant, a.assignedAt])
+                try db.execute(sql: "INSERT OR IGNORE INTO experiment_assignment (user, experiment, bucket_version, variant, assigned_at, seed) "
+                               + "VALUES (?, ?, ?, ?, ?, ?)", arguments: [a.user, a.experiment, a.bucketVersion, a.variant, a.assignedAt, a.seed])
             }
             if let progress = doc.progress { try Store.importProgress(progress, in: db) }
             for (i, m) in doc.moodEntries.enumerated() {

@@ -74,8 +74,8 @@ struct Run: ParsableCommand {
             let user = storeOptions.user
             let context = ExperimentContext(user: user, flow: try FlowCatalog.declaredID(of: source), locale: locale, mood: mood,
                                             day: stamps.current.day)
-            let variants = library.assignments(for: context) { experiment, bucket in
-                (try? store.stickyVariation(user: user, experiment: experiment, bucketVersion: bucket)) ?? nil
+            let variants = library.assignments(for: context) { experiment, bucket, seed in
+                (try? store.stickyVariation(user: user, experiment: experiment, bucketVersion: bucket, seed: seed)) ?? nil
             }
             let language = try library.language(for: locale, personality: personality, variants: variants)
             KeptUntilExit.keep(language)

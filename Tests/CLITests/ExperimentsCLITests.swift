@@ -181,6 +181,31 @@ struct ExperimentsCLITests {
         #expect((try json(try CLIRunner.run(["export", "--db", db, "--format", "json"]))["experiment_exposures"] as? [[String: Any]])?.count == 3)
     }
 
+    @Test("a new seed re-randomizes everyone, people with a stored arm included; under the new seed the new arm is sticky again")
+    func newSeedReRandomizes() throws {
+        let dir = try content(["q1-wording": Self.twoArms])
+        let db = tempDB()
+        let warm = "Tell me, in a sentence or two: what happened today?", control = "What happened today that affected your mood?"
+        func firstQuestion(_ now: String) throws -> String? {
+            let run = try CLIRunner.run(["run", "reflection.negative", "--new", "--content", dir.path, "--db", db, "--user", "zoe",
+                                         "--format", "jsonl", "--now", now, "--answers", "-"], stdin: "6\n")
+            #expect(run.status == 0, "\(run.stderr)")
+            return run.events.first { $0["event"] as? String == "prompt" && $0["step"] as? String == "situation" }?["text"] as? String
+        }
+        // Under the key as seed zoe hashes to 0.1812: control, stored.
+        #expect(try firstQuestion("2026-11-23T20:00:00+01:00") == control)
+        // The author reshuffles: under "reshuffle" zoe hashes to 0.5249, warm.
+        try write(Self.twoArms.replacingOccurrences(of: "status: running", with: "status: running\nseed: reshuffle"), to: dir, "q1-wording")
+        #expect(try firstQuestion("2026-11-24T20:00:00+01:00") == warm)
+        // Now warm is zoe's arm: a weight change under the same seed keeps it.
+        try write(Self.twoArms.replacingOccurrences(of: "status: running", with: "status: running\nseed: reshuffle\nweights: [1, 0]"),
+                  to: dir, "q1-wording")
+        #expect(try firstQuestion("2026-11-25T20:00:00+01:00") == warm)
+        let doc = try json(try CLIRunner.run(["export", "--db", db, "--format", "json"]))
+        let stored = try #require(doc["experiment_assignments"] as? [[String: Any]])
+        #expect(stored.count == 1 && stored.first?["variant"] as? String == "warm" && stored.first?["seed"] as? String == "reshuffle", "\(stored)")
+    }
+
     @Test("reflect check names file and line: status typo, unknown key, missing placeholder, weights, overlap")
     func check() throws {
         let dir = try content([

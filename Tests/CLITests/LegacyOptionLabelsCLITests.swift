@@ -40,6 +40,7 @@ struct LegacyOptionLabelsCLITests {
         ALTER TABLE session DROP COLUMN set_aside_at; ALTER TABLE session DROP COLUMN recalled;
         ALTER TABLE showed_up_day DROP COLUMN nth; ALTER TABLE showed_up_day DROP COLUMN run; ALTER TABLE showed_up_day DROP COLUMN best;
         ALTER TABLE step_day DROP COLUMN nth; ALTER TABLE step_day DROP COLUMN run; ALTER TABLE step_day DROP COLUMN best;
+        ALTER TABLE experiment_assignment DROP COLUMN seed;
         DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 11;
         PRAGMA user_version = 11;
         """

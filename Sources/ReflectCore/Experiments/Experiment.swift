@@ -70,18 +70,20 @@ public struct Experiment: Sendable, Equatable {
     /// The person's arm, or nil when they are not in the experiment (it does
     /// not apply, their hash is outside every range or their namespace share).
     ///
-    /// `sticky` is the variation id stored for this person and this
-    /// ``bucketVersion`` (the one they have seen): it wins over weights and
-    /// coverage as long as that variation still exists.
+    /// `sticky` is the variation id stored for this person, this
+    /// ``bucketVersion`` and this ``seed`` (the one they have seen): it wins
+    /// over weights and coverage as long as that variation still exists. A
+    /// new seed re-randomizes everyone (the caller finds no sticky arm for
+    /// it); a new bucket version does too.
     public func assign(_ context: ExperimentContext, sticky: String? = nil) -> VariantAssignment? {
         guard applies(to: context) else { return nil }
         if let sticky, variations.contains(where: { $0.id == sticky }) {
-            return VariantAssignment(experiment: key, variation: sticky, bucketVersion: bucketVersion)
+            return VariantAssignment(experiment: key, variation: sticky, bucketVersion: bucketVersion, seed: seed)
         }
         if let namespace, !GrowthBookHash.inNamespace(userID: context.user, namespace: namespace) { return nil }
         guard let n = GrowthBookHash.hash(seed: seed, value: context.user, version: hashVersion),
               let index = GrowthBookHash.chooseVariation(n, ranges: bucketRanges) else { return nil }
-        return VariantAssignment(experiment: key, variation: variations[index].id, bucketVersion: bucketVersion)
+        return VariantAssignment(experiment: key, variation: variations[index].id, bucketVersion: bucketVersion, seed: seed)
     }
 }
 
@@ -147,15 +149,19 @@ public struct VariantAssignment: Sendable, Equatable, Codable, Hashable {
     public var experiment: String
     public var variation: String
     public var bucketVersion: Int
+    /// The hash seed the arm was chosen under (nil in saves written before
+    /// seeds were recorded): a sticky arm holds only under the same seed.
+    public var seed: String?
 
-    public init(experiment: String, variation: String, bucketVersion: Int = 0) {
+    public init(experiment: String, variation: String, bucketVersion: Int = 0, seed: String? = nil) {
         self.experiment = experiment
         self.variation = variation
         self.bucketVersion = bucketVersion
+        self.seed = seed
     }
 
     enum CodingKeys: String, CodingKey {
-        case experiment, variation
+        case experiment, variation, seed
         case bucketVersion = "bucket_version"
     }
 }

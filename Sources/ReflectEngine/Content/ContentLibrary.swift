@@ -295,13 +295,15 @@ public struct ContentLibrary: Sendable {
 
     /// The person's arms for a session starting in `context`: each
     /// applicable experiment's assignment, the stored (sticky) one first.
-    /// `sticky` returns the variation stored for (experiment, bucket version).
+    /// `sticky` returns the variation stored for (experiment, bucket version,
+    /// seed): none after the author changed the seed (which re-randomizes everyone).
     public func assignments(for context: ExperimentContext,
-                            sticky: (_ experiment: String, _ bucketVersion: Int) -> String? = { _, _ in nil }) -> [VariantAssignment] {
+                            sticky: (_ experiment: String, _ bucketVersion: Int, _ seed: String) -> String? = { _, _, _ in nil })
+        -> [VariantAssignment] {
         runnableExperiments().compactMap { file in
             let e = file.experiment
             guard e.applies(to: context) else { return nil }
-            return e.assign(context, sticky: sticky(e.key, e.bucketVersion))
+            return e.assign(context, sticky: sticky(e.key, e.bucketVersion, e.seed))
         }
     }
 

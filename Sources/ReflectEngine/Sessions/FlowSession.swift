@@ -475,8 +475,9 @@ public final class FlowSession {
         var out: [VariantAssignment] = []
         for case .exposure(_, let experiment, let variation) in effects
         where !save.exposed.contains(experiment) && !out.contains(where: { $0.experiment == experiment }) {
-            let bucket = save.variants.first { $0.experiment == experiment }?.bucketVersion ?? 0
-            out.append(VariantAssignment(experiment: experiment, variation: variation, bucketVersion: bucket))
+            let chosen = save.variants.first { $0.experiment == experiment }
+            out.append(VariantAssignment(experiment: experiment, variation: variation, bucketVersion: chosen?.bucketVersion ?? 0,
+                                         seed: chosen?.seed))
         }
         return out
     }

@@ -105,17 +105,20 @@ public struct ExportedAssignment: Codable, Sendable, Equatable {
     public var bucketVersion: Int
     public var variant: String
     public var assignedAt: String
+    /// The hash seed the arm was chosen under (absent in older exports).
+    public var seed: String?
 
-    public init(user: String, experiment: String, bucketVersion: Int, variant: String, assignedAt: String) {
+    public init(user: String, experiment: String, bucketVersion: Int, variant: String, assignedAt: String, seed: String? = nil) {
         self.user = user
         self.experiment = experiment
         self.bucketVersion = bucketVersion
         self.variant = variant
         self.assignedAt = assignedAt
+        self.seed = seed
     }
 
     enum CodingKeys: String, CodingKey {
-        case user, experiment, variant
+        case user, experiment, variant, seed
         case bucketVersion = "bucket_version", assignedAt = "assigned_at"
     }
 }
@@ -686,6 +689,9 @@ extension ExportDocument {
             }
             guard FlowClock(iso8601: a.assignedAt) != nil else {
                 throw .invalidImport(record: r, field: "assigned_at", reason: "not an ISO-8601 time with offset")
+            }
+            if let seed = a.seed, seed.isEmpty || seed.count > 200 || seed.utf8.contains(0) {
+                throw .invalidImport(record: r, field: "seed", reason: "must be 1 to 200 characters")
             }
         }
         for (i, s) in sessions.enumerated() {
