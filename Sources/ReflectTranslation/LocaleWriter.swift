@@ -67,6 +67,7 @@ enum LocaleWriter {
                 }
             }
             if !v.benign.isEmpty { out.append("  benign: \(list(v.benign))") }
+            if !v.benignUnless.isEmpty { out.append("  benign_unless: \(list(v.benignUnless))") }
             if !v.negations.isEmpty { out.append("  negations: \(list(v.negations))") }
             if !v.negationsAfter.isEmpty { out.append("  negations_after: \(list(v.negationsAfter))") }
             if v.negationsAfterScope != .clause { out.append("  negations_after_scope: \(v.negationsAfterScope.rawValue)") }

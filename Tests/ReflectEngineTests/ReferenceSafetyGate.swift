@@ -5,7 +5,8 @@
 /// de-obfuscated reading built scalar by scalar): kept in the tests only as
 /// the reference the fast path must agree with, verdict for verdict. It
 /// follows the rules added since (negations voided by their sentence,
-/// Korean's short negation) in the same plain arrays.
+/// Korean's short negation, idioms kept by `benign_unless`) in the same
+/// plain arrays.
 extension SafetyGate {
     func referenceCheck(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.bytes(text)
@@ -24,15 +25,19 @@ extension SafetyGate {
                         let pass = layer.passes[variant]
                         var spans: [(start: Int, end: Int)] = []
                         var found: [(start: Int, end: Int)] = []
+                        var kept: [(start: Int, end: Int)] = []
                         pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
                             if pass.benign[g] { spans.append((s, e)) }
                             if pass.void[g] { found.append((s, e)) }
+                            if pass.unless[g] { kept.append((s, e)) }
                         }
                         for v in found {
                             let blanked = spans.contains { $0.start < v.end && v.start < $0.end }
                             if !blanked && !referenceNegated(v.start, v.end, in: t, layer: layer, variant: variant) { voids.append(v) }
                         }
-                        for span in spans where !voids.contains(where: { referenceSameSentence($0, span, in: t) }) {
+                        // An idiom a `benign_unless` phrase overlaps is kept (compared pair by pair).
+                        for span in spans where !kept.contains(where: { $0.start < span.end && span.start < $0.end })
+                            && !voids.contains(where: { referenceSameSentence($0, span, in: t) }) {
                             for i in span.start..<span.end { buf[i] = 32 }
                         }
                     }

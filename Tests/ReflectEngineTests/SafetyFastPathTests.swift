@@ -136,24 +136,26 @@ struct SafetyFastPathTests {
         }
     }
 
-    @Test("two layers (word and substring mode), slots, benign idioms, negations before and after and voided, proximity rules: random texts")
+    @Test("two layers (word and substring mode), slots, benign idioms kept or not by benign_unless, negations before and after and voided, proximity rules: random texts")
     func syntheticLayers() throws {
         let english = SafetyData(
-            phrases: ["suicide": ["want to die", "kill myself", "{who} ... wants to die"], "self_harm": ["cut myself", "cutting"],
+            phrases: ["suicide": ["want to die", "kill myself", "{who} ... wants to die", "rather die"], "self_harm": ["cut myself", "cutting"],
                       "crisis": ["no way out", "can't go on"], "abuse": ["{who} ... {hit}", "hits me"],
                       "substance_abuse": ["{drug} ... to cope", "overdose"]],
             slots: ["who": ["my dad", "my husband", "he"], "hit": ["hits me", "hit me", "beats"], "drug": ["pills", "weed"]],
-            benign: ["killing it at work", "to die for", "dying to", "cutting edge", "not lying"],
+            benign: ["killing it at work", "to die for", "dying to", "cutting edge", "not lying", "rather die than"],
+            benignUnless: ["rather die than go on", "rather die than {who}"],
             negations: ["never", "not", "don't"], negationsAfter: ["not", "no more"], negationsVoid: ["be lying", "a lie"])
-        let japanese = SafetyData(phrases: ["suicide": ["死にたい", "自殺"], "abuse": ["夫 ... 殴られ"]],
-                                  benign: ["死ぬほど", "嘘じゃない"], negations: ["ない", "安"], negationsAfter: ["はない", "ない"],
+        let japanese = SafetyData(phrases: ["suicide": ["死にたい", "自殺", "死んだほうがまし"], "abuse": ["夫 ... 殴られ"]],
+                                  benign: ["死ぬほど", "嘘じゃない", "くらいなら死んだほうがまし"], benignUnless: ["生きるくらいなら死んだほうがまし"], negations: ["ない", "安"], negationsAfter: ["はない", "ない"],
                                   negationsVoid: ["嘘"])
         let gate = try SafetyGate(layers: [(japanese, .substring), (english, .wordBoundary)])
         let pieces = ["want", "to", "die", "kill", "myself", "cut", "cutting", "edge", "no", "way", "out", "can't", "go", "on", "my", "dad",
                       "husband", "he", "hits", "hit", "me", "beats", "pills", "weed", "cope", "overdose", "killing", "it", "at", "work",
                       "for", "dying", "never", "not", "don't", "more", "死にたい", "自殺", "夫", "殴られ", "死ぬほど", "ない", "はない",
                       "k1ll", "d!e", "w4nt", "s u i c i d e", "d-i-e", "diiie", ",", ".", "!", " ", "  ", "é", "ー", "WANT", "Die",
-                      "be", "lying", "a", "lie", "l1e", "嘘", "じゃない", "安", "\n"]
+                      "be", "lying", "a", "lie", "l1e", "嘘", "じゃない", "安", "\n",
+                      "rather", "than", "生きる", "くらいなら", "死んだほうがまし"]
         var rng = SafetyRng(state: 22)
         var flagged = 0
         for _ in 0..<20000 {

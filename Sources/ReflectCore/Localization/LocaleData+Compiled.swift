@@ -4,7 +4,7 @@
 /// that are not a complete record of this format.
 extension LocaleData {
     /// Bumped whenever the layout below changes.
-    public static let compiledFormat: UInt32 = 4
+    public static let compiledFormat: UInt32 = 5
 
     public func write(to w: inout CompiledWriter) {
         w.u32(LocaleData.compiledFormat)
@@ -39,6 +39,7 @@ extension LocaleData {
             w.listMap(s.phrases)
             w.listMap(s.slots)
             w.strings(s.benign)
+            w.strings(s.benignUnless)
             w.strings(s.negations)
             w.strings(s.negationsAfter)
             w.string(s.negationsAfterScope.rawValue)
@@ -94,7 +95,8 @@ extension LocaleData {
         guard let words = LocaleData.readWords(&r, depth: 0), let hasSafety = r.bool() else { return nil }
         data.answerWords = words
         if hasSafety {
-            guard let phrases = r.listMap(), let slots = r.listMap(), let benign = r.strings(), let negations = r.strings(),
+            guard let phrases = r.listMap(), let slots = r.listMap(), let benign = r.strings(), let unless = r.strings(),
+                  let negations = r.strings(),
                   let after = r.strings(), let scopeName = r.string(), let scope = NegationScope(rawValue: scopeName),
                   let void = r.strings(), let medical = r.listMap(), let resources = r.listMap(), let n = r.count(minimumSize: 8)
             else { return nil }
@@ -104,7 +106,7 @@ extension LocaleData {
                 helplines[c] = lines
             }
             guard let region = r.optionalString() else { return nil }
-            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, negations: negations, negationsAfter: after, negationsAfterScope: scope,
+            data.safety = SafetyData(phrases: phrases, slots: slots, benign: benign, benignUnless: unless, negations: negations, negationsAfter: after, negationsAfterScope: scope,
                                      negationsVoid: void, medical: medical,
                                      resources: resources, helplines: helplines, defaultRegion: region)
         }

@@ -1,7 +1,8 @@
 /// One layer's lists for one reading of a text (plain, or de-obfuscated
 /// and squeezed), in one automaton: the benign idioms, the crisis phrases,
-/// the proximity terms and the phrases that void a negation
-/// (``SafetyData/negationsVoid``). A phrase may be in several lists; the
+/// the proximity terms, the phrases that void a negation
+/// (``SafetyData/negationsVoid``) and those that keep an idiom from being
+/// blanked (``SafetyData/benignUnless``). A phrase may be in several lists; the
 /// matcher's category of a phrase is the combination of what it is in each
 /// list, so one pass over the text finds every occurrence of each list,
 /// exactly as a matcher over that list alone would.
@@ -13,6 +14,9 @@ final class GatePass: Sendable {
     /// Per matcher category: whether its phrases void the negations of
     /// their sentence ("I'd be lying").
     let void: [Bool]
+    /// Per matcher category: whether its phrases keep the benign idioms
+    /// they overlap from being blanked (``SafetyData/benignUnless``).
+    let unless: [Bool]
     /// Per matcher category: the crisis category index in the layer, or -1.
     let crisis: [Int32]
     /// Per matcher category: the proximity term index, or -1.
@@ -21,6 +25,7 @@ final class GatePass: Sendable {
     private struct Tags: Hashable {
         var benign = false
         var void = false
+        var unless = false
         var crisis: Int32 = -1
         var near: Int32 = -1
     }
@@ -28,7 +33,7 @@ final class GatePass: Sendable {
     /// `benign`, `crisis` and `near` as matched (normalised, trimmed, each
     /// list without duplicates), with their crisis category or term index.
     init(benign: [[UInt8]], crisis: [(bytes: [UInt8], category: Int)], near: [(bytes: [UInt8], category: Int)],
-         void: [[UInt8]] = [], mode: PhraseMatcher.Mode) {
+         void: [[UInt8]] = [], unless: [[UInt8]] = [], mode: PhraseMatcher.Mode) {
         var tags: [[UInt8]: Tags] = [:]
         var order: [[UInt8]] = []
         func entry(_ b: [UInt8], _ set: (inout Tags) -> Void) {
@@ -42,6 +47,7 @@ final class GatePass: Sendable {
         for (b, c) in crisis { entry(b) { $0.crisis = Int32(c) } }
         for (b, t) in near { entry(b) { $0.near = Int32(t) } }
         for b in void { entry(b) { $0.void = true } }
+        for b in unless { entry(b) { $0.unless = true } }
         var group: [Tags: Int32] = [:]
         var groups: [Tags] = []
         var category: [Int32] = []
@@ -58,6 +64,7 @@ final class GatePass: Sendable {
         matcher = PhraseMatcher(phrases: order, category: category, categories: groups.indices.map(String.init), mode: mode)
         self.benign = groups.map(\.benign)
         self.void = groups.map(\.void)
+        self.unless = groups.map(\.unless)
         self.crisis = groups.map(\.crisis)
         self.near = groups.map(\.near)
     }
@@ -90,10 +97,11 @@ final class GatePass: Sendable {
         return clear
     }
 
-    private init(matcher: PhraseMatcher, benign: [Bool], void: [Bool], crisis: [Int32], near: [Int32]) {
+    private init(matcher: PhraseMatcher, benign: [Bool], void: [Bool], unless: [Bool], crisis: [Int32], near: [Int32]) {
         self.matcher = matcher
         self.benign = benign
         self.void = void
+        self.unless = unless
         self.crisis = crisis
         self.near = near
     }
@@ -101,7 +109,7 @@ final class GatePass: Sendable {
     func write(to out: inout [UInt8]) {
         matcher.write(to: &out)
         for g in matcher.categories.indices {
-            CompiledBytes.append(UInt32((benign[g] ? 1 : 0) | (void[g] ? 2 : 0)), to: &out)
+            CompiledBytes.append(UInt32((benign[g] ? 1 : 0) | (void[g] ? 2 : 0) | (unless[g] ? 4 : 0)), to: &out)
             CompiledBytes.append(UInt32(bitPattern: crisis[g]), to: &out)
             CompiledBytes.append(UInt32(bitPattern: near[g]), to: &out)
         }
@@ -111,16 +119,17 @@ final class GatePass: Sendable {
     /// below `categories` and every term index below `terms`.
     convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
         guard let matcher = PhraseMatcher(reading: b, at: &offset) else { return nil }
-        var benign: [Bool] = [], void: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
+        var benign: [Bool] = [], void: [Bool] = [], unless: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
         for _ in matcher.categories.indices {
-            guard let flags = CompiledBytes.uint32(b, &offset), flags <= 3,
+            guard let flags = CompiledBytes.uint32(b, &offset), flags <= 7,
                   let c = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), c >= -1, Int(c) < categories,
                   let t = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), t >= -1, Int(t) < terms else { return nil }
             benign.append(flags & 1 != 0)
             void.append(flags & 2 != 0)
+            unless.append(flags & 4 != 0)
             crisis.append(c)
             near.append(t)
         }
-        self.init(matcher: matcher, benign: benign, void: void, crisis: crisis, near: near)
+        self.init(matcher: matcher, benign: benign, void: void, unless: unless, crisis: crisis, near: near)
     }
 }

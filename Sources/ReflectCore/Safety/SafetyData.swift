@@ -10,6 +10,13 @@ public struct SafetyData: Sendable, Equatable {
     /// work", "to die for", "Suicide Squad"): blanked out before matching.
     /// They may use the slots ("cut myself a {portion}").
     public var benign: [String]
+    /// Phrases that keep a benign idiom they overlap from being blanked
+    /// (`benign_unless`): each is written as an idiom carried on by what
+    /// makes it no idiom ("rather die than {go_on}", "{live}くらいなら死んだほうがまし"),
+    /// so "I'd rather die than go on like this" is matched as written while
+    /// "I'd rather die than go to that party" stays quiet. They may use the
+    /// slots; they flag nothing themselves.
+    public var benignUnless: [String]
     /// Words that, just before a crisis phrase, negate it ("never", "don't").
     public var negations: [String]
     /// Negations that follow what they negate: a crisis phrase whose clause
@@ -41,13 +48,14 @@ public struct SafetyData: Sendable, Equatable {
     /// The region assumed for this locale when none is given.
     public var defaultRegion: String?
 
-    public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], negations: [String] = [],
+    public init(phrases: [String: [String]] = [:], slots: [String: [String]] = [:], benign: [String] = [], benignUnless: [String] = [], negations: [String] = [],
                 negationsAfter: [String] = [], negationsAfterScope: NegationScope = .clause,
                 negationsVoid: [String] = [], medical: [String: [String]] = [:], resources: [String: [String]] = [:],
                 helplines: [SafetyCategory: [String: [String]]] = [:], defaultRegion: String? = nil) {
         self.phrases = phrases
         self.slots = slots
         self.benign = benign
+        self.benignUnless = benignUnless
         self.negations = negations
         self.negationsAfter = negationsAfter
         self.negationsAfterScope = negationsAfterScope

@@ -6,7 +6,7 @@
 extension SafetyGate {
     /// Bumped whenever the compiled layout or anything that decides what a
     /// compiled gate contains (normalisation, squeezing, expansion) changes.
-    public static let compiledFormat: UInt32 = 5
+    public static let compiledFormat: UInt32 = 6
 
     /// The gate as bytes, read back by ``init(compiled:)``.
     public func compiled() -> [UInt8] {

@@ -22,7 +22,9 @@ import Foundation
 ///    letters squeezed ("diiiie"); the phrases are squeezed the same way.
 ///
 /// Before matching, the benign idioms of every layer ("killing it at work",
-/// "to die for", "Suicide Squad") are blanked out. A match directly preceded, within
+/// "to die for", "Suicide Squad") are blanked out, except where one of the
+/// layer's `benign_unless` phrases overlaps the idiom ("rather die than |
+/// go on like this": ``SafetyData/benignUnless``). A match directly preceded, within
 /// three words, by a negation of the locale ("I would never kill myself",
 /// "I'm not suicidal") does not count, nor does one whose clause ends with
 /// a negation of the locale's `negations_after` list right after it (German
@@ -103,8 +105,8 @@ public struct SafetyGate: Sendable {
         let (plain, rules) = try NearRules.split(data.phrases)
         try PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots).validate()
         try NearRules.validate(rules, slots: data.slots)
-        if !data.benign.isEmpty {
-            try PhraseLexicon(priority: ["x"], phrases: ["x": data.benign], slots: data.slots).validate()
+        for list in [data.benign, data.benignUnless] where !list.isEmpty {
+            try PhraseLexicon(priority: ["x"], phrases: ["x": list], slots: data.slots).validate()
         }
         for words in [data.negations, data.negationsVoid] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
@@ -159,13 +161,19 @@ public struct SafetyGate: Sendable {
         let benignExpanded = data.benign.isEmpty ? [] : try PhraseLexicon(priority: ["x"], phrases: ["x": data.benign], slots: data.slots)
             .expandedPhrases(of: "x")
         let benignPlain = try words(benignExpanded, squeeze: false), benignSqueezed = try words(benignExpanded, squeeze: true)
+        // `benign_unless`, the idioms carried on past what makes them idioms
+        // ("rather die than {go_on}"), likewise.
+        let unlessExpanded = data.benignUnless.isEmpty ? []
+            : try PhraseLexicon(priority: ["x"], phrases: ["x": data.benignUnless], slots: data.slots).expandedPhrases(of: "x")
+        let unlessPlain = try words(unlessExpanded, squeeze: false), unlessSqueezed = try words(unlessExpanded, squeeze: true)
         let voidPlain = try words(data.negationsVoid, squeeze: false), voidSqueezed = try words(data.negationsVoid, squeeze: true)
         let negation = try list(data.negations, squeeze: false), negationSqueezed = try list(data.negations, squeeze: true)
         let after = try afterList(squeeze: false), afterSqueezed = try afterList(squeeze: true)
         let near = try NearRules.compile(rules, slots: data.slots, mode: mode)
-        return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], void: voidPlain, mode: mode),
+        return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], void: voidPlain,
+                                     unless: unlessPlain, mode: mode),
                      squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], void: voidSqueezed,
-                                        mode: mode),
+                                        unless: unlessSqueezed, mode: mode),
                      negation: negation, negationSqueezed: negationSqueezed, negationAfter: after, negationAfterSqueezed: afterSqueezed,
                      afterScope: data.negationsAfterScope, categories: categories, near: near?.rules)
     }
@@ -226,7 +234,9 @@ public struct SafetyGate: Sendable {
                 // would match the same word.
                 // An idiom in the sentence of a phrase that voids negations
                 // ("if I said I didn't want to die I'd be lying") is not
-                // blanked: there it is the negation it spells, not an idiom.
+                // blanked: there it is the negation it spells, not an idiom;
+                // nor is one that a `benign_unless` phrase overlaps ("rather
+                // die than | go on like this"): that is no idiom.
                 var copy = Array(t)
                 copy.withUnsafeMutableBufferPointer { buf in
                     var voids: [(start: Int, end: Int)] = []
@@ -234,15 +244,19 @@ public struct SafetyGate: Sendable {
                         let pass = layer.pass(variant)
                         var spans: [(start: Int, end: Int)] = []
                         var found: [(start: Int, end: Int)] = []
+                        var kept: [(start: Int, end: Int)] = []
                         pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
                             if pass.benign[g] { spans.append((s, e)) }
                             if pass.void[g] { found.append((s, e)) }
+                            if pass.unless[g] { kept.append((s, e)) }
                         }
+                        let keep = SafetyGate.Coverage(kept, length: buf.count)
                         for v in found where !spans.contains(where: { $0.start < v.end && v.start < $0.end })
                             && !SafetyGate.voidNegated(v.start, v.end, in: t, layer: layer, variant: variant) {
                             voids.append(v)
                         }
-                        for span in spans where !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, span.start, span.end, in: t) }) {
+                        for span in spans where !keep.overlaps(span.start, span.end)
+                            && !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, span.start, span.end, in: t) }) {
                             for i in span.start..<span.end { buf[i] = 32 }
                         }
                     }
@@ -317,6 +331,39 @@ public struct SafetyGate: Sendable {
             from = to
         }
         return true
+    }
+
+    /// Which bytes of a text some span covers (the `benign_unless`
+    /// occurrences), so that whether a span overlaps one of them costs
+    /// constant time: linear in the text and the spans, however many there
+    /// are. Empty (and free) when there are none, as for almost every text.
+    struct Coverage {
+        /// `prefix[i]`: how many of the first `i` bytes are covered.
+        private let prefix: [Int32]
+
+        init(_ spans: [(start: Int, end: Int)], length: Int) {
+            guard !spans.isEmpty else {
+                prefix = []
+                return
+            }
+            var depth = [Int32](repeating: 0, count: length + 1)
+            for s in spans {
+                depth[s.start] &+= 1
+                depth[s.end] &-= 1
+            }
+            var prefix = [Int32](repeating: 0, count: length + 1)
+            var open: Int32 = 0
+            for i in 0..<length {
+                open &+= depth[i]
+                prefix[i + 1] = prefix[i] &+ (open > 0 ? 1 : 0)
+            }
+            self.prefix = prefix
+        }
+
+        /// Whether a covered byte lies in `start..<end`.
+        func overlaps(_ start: Int, _ end: Int) -> Bool {
+            !prefix.isEmpty && prefix[end] > prefix[start]
+        }
     }
 
     /// Whether the layer's negations cancel the phrase at `start..<end`:

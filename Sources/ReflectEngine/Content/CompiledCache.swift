@@ -111,7 +111,8 @@ public struct CompiledCache: Sendable {
             add(data.phrases)
             add(data.slots)
             add(["benign": data.benign, "negations": data.negations, "negations_after": data.negationsAfter,
-                 "negations_after_scope": [data.negationsAfterScope.rawValue], "negations_void": data.negationsVoid])
+                 "negations_after_scope": [data.negationsAfterScope.rawValue], "negations_void": data.negationsVoid,
+                 "benign_unless": data.benignUnless])
         }
         return SHA256.digest(m).prefix(16).map { String(format: "%02x", $0) }.joined()
     }

@@ -62,11 +62,12 @@ public struct LocaleDocument: Sendable, Equatable {
         func map(_ m: [String: [String]]) -> String {
             m.sorted { $0.key < $1.key }.map { "\($0.key)=" + $0.value.joined(separator: "|") }.joined(separator: "\n")
         }
-        // `negations_after` only when present, so that adding the key left
-        // the locks of sections without it unchanged.
+        // `negations_after` (and the later keys) only when present, so that
+        // adding the key left the locks of sections without it unchanged.
         let after = (d.negationsAfter.isEmpty ? [] : ["negations_after=" + d.negationsAfter.joined(separator: "|")])
             + (d.negationsAfterScope == .clause ? [] : ["negations_after_scope=" + d.negationsAfterScope.rawValue])
             + (d.negationsVoid.isEmpty ? [] : ["negations_void=" + d.negationsVoid.joined(separator: "|")])
+            + (d.benignUnless.isEmpty ? [] : ["benign_unless=" + d.benignUnless.joined(separator: "|")])
         let parts = ["phrases:\n" + map(d.phrases), "slots:\n" + map(d.slots), "benign=" + d.benign.joined(separator: "|"),
                      "negations=" + d.negations.joined(separator: "|")] + after + ["medical:\n" + map(d.medical)]
         return parts.joined(separator: "\n")

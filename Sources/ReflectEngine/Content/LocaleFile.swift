@@ -177,6 +177,7 @@ package enum LocaleFile {
             case "phrases": d.phrases = try lists(value, "safety.phrases")
             case "slots": d.slots = try lists(value, "safety.slots")
             case "benign": d.benign = try doc.strings(value, "safety.benign")
+            case "benign_unless": d.benignUnless = try doc.strings(value, "safety.benign_unless")
             case "negations": d.negations = try doc.strings(value, "safety.negations")
             case "negations_after": d.negationsAfter = try doc.strings(value, "safety.negations_after")
             case "negations_after_scope":
@@ -197,7 +198,7 @@ package enum LocaleFile {
                     d.helplines[category] = try lists(regions, "safety.helplines.\(name)")
                 }
             default:
-                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, negations, negations_after, negations_after_scope, negations_void, medical, resources, helplines)")
+                throw doc.fail(keyNode, "unknown safety setting '\(key)' (source, default_region, phrases, slots, benign, benign_unless, negations, negations_after, negations_after_scope, negations_void, medical, resources, helplines)")
             }
         }
         if validate {
