@@ -26,7 +26,14 @@ import ReflectCore
 ///   everything typed so far again, cursor where it was). Nothing typed is
 ///   lost.
 /// - ``end()`` hands the terminal back (for ``LineEditor/read(prompt:)``
-///   or for exiting).
+///   or for exiting), as it was before the first ``begin(prompt:joiningPastes:)``.
+/// - Keys typed between two lines (after Enter, before the next prompt:
+///   while the flow answers, reloads or prints) are kept as typed and
+///   reach the next line in order: the terminal stays out of the
+///   kernel's line mode from the first ``begin(prompt:joiningPastes:)`` to
+///   ``end()``, so no key is echoed twice or taken by the kernel (Ctrl-D
+///   typed right after Enter still ends input). Ctrl-C in that time hands
+///   the terminal back before the process ends.
 extension LineEditor {
     enum Step: Equatable {
         case typing
@@ -54,7 +61,8 @@ extension LineEditor {
     }
 
     static func begin(prompt: String, joiningPastes: Bool = false) {
-        prepare()
+        let first = heldFrom == nil
+        holdTerminal()
         var safe = TerminalText.neutralized(prompt)
         if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
         // Lines above the prompt's last are printed; the editor redraws the last.
@@ -66,6 +74,9 @@ extension LineEditor {
         joining = joiningPastes && !inputWaiting(milliseconds: 0)
         pasted = nil
         rl_callback_handler_install(safe, lineHandler)
+        // Only once the editor has read the terminal's own settings (its
+        // keys: Ctrl-D, erase, ...) in the line mode it starts from.
+        if first, heldFrom != nil { _ = rl_parse_and_bind("setty -x -icanon -echo") }
     }
 
     static func feed() -> Step {
@@ -110,5 +121,39 @@ extension LineEditor {
         rl_callback_handler_remove()
         delivered = .typing
         pasted = nil
+        guard var saved = heldFrom else { return }
+        heldFrom = nil
+        // libedit's own line mode again (for `read(prompt:)`), then the
+        // person's settings exactly.
+        _ = rl_parse_and_bind("setty -x +icanon +echo")
+        tcsetattr(STDIN_FILENO, TCSADRAIN, &saved)
     }
+
+    /// The terminal's settings before the first ``begin(prompt:joiningPastes:)``
+    /// (nil when not held); restored by ``end()`` or on Ctrl-C.
+    nonisolated(unsafe) private static var heldFrom: termios?
+
+    /// libedit's callback interface puts the terminal back in the kernel's
+    /// line mode each time a line is complete, until the next prompt. Keys
+    /// arriving then are the kernel's: echoed by it (and shown again by the
+    /// editor), and Ctrl-D on the empty line becomes an end-of-file mark
+    /// that reaches the editor as a NUL byte, so it is lost. Its "between
+    /// lines" mode is therefore set to read keys one by one without echo,
+    /// as while editing; the person's settings come back at ``end()``.
+    private static func holdTerminal() {
+        guard heldFrom == nil else { return }
+        var saved = termios()
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { prepare(); return }
+        heldFrom = saved
+        heldForSignal = saved
+        prepare()
+        signal(SIGINT) { sig in
+            var saved = LineEditor.heldForSignal
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            _exit(128 + sig)
+        }
+    }
+
+    /// A copy of ``heldFrom`` the Ctrl-C handler reads (it may not touch an optional's storage being written).
+    nonisolated(unsafe) private static var heldForSignal = termios()
 }

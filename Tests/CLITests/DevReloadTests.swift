@@ -59,6 +59,34 @@ struct DevReloadTests {
         #expect(term.finish() == 0, "\(term.screen.suffix(400))")
     }
 
+    /// Keys typed after Enter, while the flow answers and before the next
+    /// prompt, are the line editor's: were the terminal back in the kernel's
+    /// line mode then, the kernel would echo them (shown twice) and take a
+    /// Ctrl-D as an end-of-file mark the editor never sees (input did not
+    /// end). A text answer keeps the editor away for at least the paste
+    /// window, so the state is watched through that time.
+    @Test("at a terminal: between two answers the terminal stays with the line editor, so keys typed ahead are kept as typed")
+    func betweenAnswers() throws {
+        let content = try ContentFixture(["flows/test/dev.lua": DevReloadTests.flow("Second question?")])
+        defer { content.remove() }
+        let term = try PseudoTerminal(["dev", "test.dev", "--content", content.root.path, "--interval", "0.05"])
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        #expect(!term.inLineMode, "editing the first answer")
+        term.type("first answer\r")
+        var lineModeSeen = 0
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !term.screen[at...].contains("Second question?\r\n> ") {
+            if term.inLineMode { lineModeSeen += 1 }
+            usleep(500)
+        }
+        at = try #require(term.waitFor("Second question?", after: at, timeout: 1), "\(term.screen)")
+        #expect(lineModeSeen == 0, "the terminal went back to line mode between the answers (\(lineModeSeen) samples)")
+        term.type("\u{04}")
+        #expect(term.finish() == 0, "Ctrl-D at the empty prompt ends input: \(term.screen.suffix(400))")
+        #expect(term.inLineMode, "the terminal is handed back in line mode at exit")
+    }
+
     @Test("at a terminal: a multi-line paste into a text question is one answer, as in reflect run; its last line stays open until Enter")
     func multiLinePaste() throws {
         let flow = """

@@ -58,7 +58,24 @@ final class PseudoTerminal: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { close(master) }
+    /// A test that stops early (a failed `#require`) must not leave
+    /// `reflect` running on a closed terminal.
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        close(master)
+    }
+
+    /// Whether the terminal is in the kernel's line mode now (canonical:
+    /// the kernel echoes keys and takes Ctrl-D as end of file) rather than
+    /// handing each key to `reflect`'s line editor.
+    var inLineMode: Bool {
+        var settings = termios()
+        guard tcgetattr(master, &settings) == 0 else { return false }
+        return settings.c_lflag & tcflag_t(ICANON) != 0
+    }
 
     /// Everything the terminal showed so far, as text.
     var screen: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
