@@ -88,6 +88,21 @@ struct HostWorkLimitsTests {
         #expect(e.message == message)
     }
 
+    @Test("a list of options with a hole or a stray key is an error at its line, not options silently dropped", arguments: [
+        ("s:choose { id = 'q', text = 'Pick', options = { { id = 'a', text = 'A' }, nil, { id = 'c', text = 'C' } } }",
+         "choose 'q': 'options' has 2 entries but only the first 1 are a list (1, 2, 3, …): a nil in the list, or a key that is not a position, would drop the rest"),
+        ("local b\n  s:choose_many { id = 'q', text = 'Pick', options = { { id = 'a', text = 'A' }, b, { id = 'c', text = 'C' } } }",
+         "choose_many 'q': 'options' has 2 entries but only the first 1 are a list (1, 2, 3, …): a nil in the list, or a key that is not a position, would drop the rest"),
+        ("s:choose { id = 'q', text = 'Pick', options = { [0] = { id = 'z', text = 'Z' }, { id = 'a', text = 'A' } } }",
+         "choose 'q': 'options' has 2 entries but only the first 1 are a list (1, 2, 3, …): a nil in the list, or a key that is not a position, would drop the rest"),
+    ])
+    func optionListWithHoles(call: String, message: String) throws {
+        let e = try failure(flow("  " + call + "\n  s:ask { id = 'end', text = 'end' }"))
+        #expect(e.code == "lua.runtime")
+        #expect(e.line == (call.contains("\n") ? 3 : 2))
+        #expect(e.message == message)
+    }
+
     @Test("the flow's own declaration is bounded: a huge title or mood list is an error naming the field")
     func declarationBounds() throws {
         for (decl, message) in [("title = string.rep('T', 5000)", "flow 'test.decl': 'title' is 5000 bytes (at most 1024)"),

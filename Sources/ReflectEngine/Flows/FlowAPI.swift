@@ -635,8 +635,14 @@ public struct FlowAPI {
 
         var options: [PromptOption] = []
         if PromptFields.hasList(kind) {
-            guard let list = fields.list.tableValue?.sequence, !list.isEmpty else {
+            guard let table = fields.list.tableValue, case let list = table.sequence, !list.isEmpty else {
                 throw LuaHostError("\(function) '\(step)': '\(listField)' must be a list of { id = ..., text = ... }")
+            }
+            // A nil inside the list (`{ a, nil, c }`, a variable that was
+            // never set) or a key outside 1…n would silently drop the
+            // options after it: refused, so the author sees it.
+            guard table.count == list.count else {
+                throw LuaHostError("\(function) '\(step)': '\(listField)' has \(table.count) entries but only the first \(list.count) are a list (1, 2, 3, …): a nil in the list, or a key that is not a position, would drop the rest")
             }
             guard list.count <= SessionLimits.maxOptions else {
                 throw LuaHostError("\(function) '\(step)': \(list.count) \(listField) (at most \(SessionLimits.maxOptions))")
