@@ -54,6 +54,12 @@ struct CLIRunner {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         process.environment = CLIRunner.isolatedEnvironment(environment)
+        return try finish(process, stdin: stdin)
+    }
+
+    /// Starts a configured `process`, writes `stdin` to it and closes it,
+    /// and waits for its output and exit (the status as `Process` gives it).
+    static func finish(_ process: Process, stdin: String) throws -> Output {
         let input = Pipe(), out = Pipe(), err = Pipe()
         process.standardInput = input
         process.standardOutput = out

@@ -104,18 +104,9 @@ struct DiskFullTests {
                              CLIRunner.executable.path] + arguments
         process.currentDirectoryURL = repositoryRoot
         process.environment = CLIRunner.isolatedEnvironment()
-        let input = Pipe(), out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return CLIRunner.Output(status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        var output = try CLIRunner.finish(process, stdin: stdin)
+        if process.terminationReason == .uncaughtSignal { output.status += 128 }
+        return output
     }
 }
 
