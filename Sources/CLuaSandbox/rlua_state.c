@@ -124,6 +124,28 @@ static void open_lib(lua_State *L, int libs, const char *name, lua_CFunction ope
         lua_pop(L, 1);
 }
 
+/* The registry's table of loaded modules, which lauxlib reads to name a
+ * library function it cannot name from its call: luaL_argerror for one
+ * called through pcall ("bad argument #1 to 'string.rep'", not "to '?'"),
+ * luaL_traceback for a frame. Nothing else reads it: there is no package
+ * library, require serves host modules from its own table, and scripts
+ * cannot reach the registry. The library tables are the masters each
+ * chunk's copies take their functions from; "_G" is the template of the
+ * environments (lauxlib drops the "_G." from a name it finds there). */
+static void name_library_functions(lua_State *L, int libs) {
+    static const char *const names[] = {
+        LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_MATHLIBNAME, LUA_UTF8LIBNAME, LUA_COLIBNAME, NULL,
+    };
+    lua_newtable(L);
+    for (int i = 0; names[i]; i++) {
+        lua_getfield(L, libs, names[i]);
+        lua_setfield(L, -2, names[i]);
+    }
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+    lua_setfield(L, -2, LUA_GNAME);
+    lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+}
+
 static int setup(lua_State *L) {
     setup_args *a = rlua_take_ud(L);
     open_lib(L, 0, LUA_GNAME, luaopen_base); /* into the state's own globals, read below, then emptied */
@@ -172,6 +194,7 @@ static int setup(lua_State *L) {
     rlua_determinism_install(L, template, -1);
     lua_pop(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &RLUA_KEY_TEMPLATE);
+    name_library_functions(L, libs);
     /* The state's own globals held the base library only for the template
      * to copy from. Nothing reads them afterwards (every chunk gets its own
      * environment before it runs), so they are replaced by an empty table:

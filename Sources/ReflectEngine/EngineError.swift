@@ -99,13 +99,16 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     public var event: FlowEvent { .error(code: code, message: message, file: file, line: line) }
 
     /// Any error from loading or starting the flow in `file`, typed: Lua's
-    /// own (with its chunk and line), the engine's as is, anything else as
-    /// an invalid flow naming the file.
+    /// own (with its chunk and line; one that knows no chunk is this
+    /// file's), the engine's as is, anything else as an invalid flow naming
+    /// the file.
     static func loading(_ error: any Error, file: String) -> EngineError {
         switch error {
-        case let e as LuaError: .lua(e)
-        case let e as EngineError: e
-        default: .invalidFlow(file: file, line: nil, message: "\(error)")
+        case var e as LuaError:
+            if e.chunk == nil { e.chunk = file }
+            return .lua(e)
+        case let e as EngineError: return e
+        default: return .invalidFlow(file: file, line: nil, message: "\(error)")
         }
     }
 }

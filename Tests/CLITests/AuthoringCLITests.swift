@@ -43,6 +43,39 @@ struct AuthoringCLITests {
         #expect(items.contains { $0["code"] as? String == "R001" && $0["line"] as? Int == 7 && $0["column"] as? Int == 13 })
     }
 
+    @Test("memory filled by a flow's top-level code or its celebration rules is reported at the line that filled it, by check and by run")
+    func memoryErrorLines() throws {
+        let root = try copy()
+        try write("""
+            -- a flow whose top-level code fills the memory cap
+            local parts = {}
+            for i = 1, 1e7 do
+              parts[i] = { i }
+            end
+            return flow { id = "test.hog", version = 1, run = function(s) s:ask { id = "a", text = "Hello?" } end }
+            """, "flows/test/hog.lua", in: root)
+        try write("""
+            return flow { id = "greedy.one", version = 1, run = function(s) s:ask { id = "a", text = "Hello?" } end }
+            """, "flows/greedy/one.lua", in: root)
+        try write("""
+            -- celebration rules whose answer hook fills the memory cap
+            return {
+              after = function(s, step, value)
+                local t = {}
+                for i = 1, 1e7 do t[i] = { i } end
+              end,
+            }
+            """, "flows/greedy/celebrations.lua", in: root)
+        let check = try CLIRunner.run(["check", "--content", root.path, "--runs", "5"])
+        #expect(check.stdout.contains("flows/test/hog.lua:4: error R004: memory limit exceeded"), "\(check.stdout)")
+        let run = try CLIRunner.run(["run", "test.hog", "--content", root.path, "--db", root.appendingPathComponent("hog.sqlite").path, "--answers", "-", "--format", "jsonl"], stdin: "")
+        #expect(run.stdout.contains(#""code":"lua.memory_limit""#), "\(run.stdout)")
+        #expect(run.stdout.contains(#""file":"flows/test/hog.lua""#) && run.stdout.contains(#""line":4"#), "\(run.stdout)")
+        let rules = try CLIRunner.run(["run", "greedy.one", "--content", root.path, "--db", root.appendingPathComponent("greedy.sqlite").path, "--answers", "-", "--format", "jsonl"], stdin: #""hello""# + "\n")
+        #expect(rules.stdout.contains(#""code":"lua.memory_limit""#), "\(rules.stdout)")
+        #expect(rules.stdout.contains(#""file":"flows/greedy/celebrations.lua""#) && rules.stdout.contains(#""line":5"#), "\(rules.stdout)")
+    }
+
     @Test("a key missing in ko is reported with the key and the locale; the shipped content checks clean")
     func missingInKorean() throws {
         let root = try copy()

@@ -37,7 +37,7 @@ struct LuaStateBasicsTests {
         #expect(try lua.call(ok) == [5])
         let bad = try lua.load("local x = 1\nreturn add(2, 'x')", as: "flows/add.lua")
         let error = try #require(throws: LuaError.self) { try lua.call(bad) }
-        #expect(error.kind == .runtime)
+        #expect(error.kind == LuaError.Kind.runtime)
         #expect(error.chunk == "flows/add.lua")
         #expect(error.line == 2)
         #expect(error.message.contains("bad argument #2 to 'add'"))
@@ -78,6 +78,68 @@ struct LuaStateBasicsTests {
         #expect(error.kind == .memoryLimit)
         #expect(error.chunk == "flows/bomb.lua")
         #expect(error.line == 3)
+    }
+
+    @Test("a memory error in a chunk's top-level code names the line where memory ran out; the state stays usable")
+    func memoryErrorAtTopLevel() throws {
+        let lua = try LuaState()
+        let chunk = try lua.load("""
+            local t = {}
+            for i = 1, 1e7 do t[i] = { i } end
+            return t
+            """, as: "flows/bomb.lua")
+        let error = try #require(throws: LuaError.self) { try lua.callTopLevel(chunk) }
+        #expect(error.kind == .memoryLimit)
+        #expect(error.chunk == "flows/bomb.lua")
+        #expect(error.line == 2)
+        let after = try lua.load("return 6 * 7", as: "flows/after.lua")
+        #expect(try lua.callTopLevel(after) == [LuaValue.integer(42)])
+    }
+
+    @Test("callTopLevel returns what the code returns, with a fresh budget; a yield outside any coroutine it made is an error at its line")
+    func topLevelContract() throws {
+        var limits = SandboxLimits.default
+        limits.instructionsPerCall = 200_000
+        let lua = try LuaState(limits: limits)
+        let sum = try lua.load("""
+            local a, b = ...
+            local n = 0
+            for i = 1, 30000 do n = n + 1 end
+            return a + b, "done"
+            """, as: "flows/sum.lua")
+        // Each call spends most of the budget: a shared one would trip.
+        for _ in 0..<3 {
+            #expect(try lua.callTopLevel(sum, [.integer(2), .integer(3)]) == [LuaValue.integer(5), .string("done")])
+        }
+        let yielding = try lua.load("""
+            local x = 1
+            coroutine.yield(x)
+            return x
+            """, as: "flows/yield.lua")
+        let error = try #require(throws: LuaError.self) { try lua.callTopLevel(yielding) }
+        #expect(error.kind == LuaError.Kind.runtime)
+        #expect(error.message.contains("yield from outside a coroutine"))
+        #expect(error.line == 2)
+        let inner = try lua.load("""
+            local co = coroutine.wrap(function() coroutine.yield(1) return 2 end)
+            return co() + co()
+            """, as: "flows/inner.lua")
+        #expect(try lua.callTopLevel(inner) == [LuaValue.integer(3)])
+    }
+
+    @Test("a library function called through pcall is named in its argument error, as standard Lua names it", arguments: [
+        ("pcall(string.rep)", "bad argument #1 to 'string.rep' (string expected, got no value)"),
+        ("pcall(math.floor, 'x')", "bad argument #1 to 'math.floor' (number expected, got string)"),
+        ("pcall(table.insert, 1, 2)", "bad argument #1 to 'table.insert' (table expected, got number)"),
+        ("pcall(utf8.char, 'x')", "bad argument #1 to 'utf8.char' (number expected, got string)"),
+        ("pcall(coroutine.resume, 1)", "bad argument #1 to 'coroutine.resume' (thread expected, got number)"),
+        ("pcall(setmetatable, 1)", "bad argument #1 to 'setmetatable' (table expected, got number)"),
+        ("local s = string; s.format = nil; return pcall(s.rep)", "bad argument #1 to 'string.rep' (string expected, got no value)"),
+    ])
+    func argumentErrorNames(code: String, message: String) throws {
+        let lua = try LuaState()
+        let chunk = try lua.load(code.hasPrefix("local") ? code : "return \(code)", as: "flows/names.lua")
+        #expect(try lua.callTopLevel(chunk) == [LuaValue.boolean(false), .string(message)])
     }
 
     @Test("a syntax error names the display path and line")

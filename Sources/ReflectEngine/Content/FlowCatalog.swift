@@ -217,11 +217,7 @@ extension FlowSession {
             defer { lua.close() }
             try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
-            return try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
-        } catch var e as LuaError {
-            // A memory error in top-level code carries no chunk: it is still this file's.
-            if e.chunk == nil { e.chunk = source.name }
-            throw .lua(e)
+            return try FlowDefinition.parse(try lua.callTopLevel(chunk).first, file: source.name)
         } catch {
             throw .loading(error, file: source.name)
         }

@@ -84,7 +84,7 @@ final class FlowRun: FlowAPI.Host {
         do {
             try FlowAPI.installDeclarations(in: lua)
             let chunk = try lua.load(source.text, as: source.name)
-            let d = try FlowDefinition.parse(try lua.call(chunk).first, file: source.name)
+            let d = try FlowDefinition.parse(try lua.callTopLevel(chunk).first, file: source.name)
             let boot = try lua.load(FlowAPI.bootSource, as: "reflect:session")
             let started = try lua.call(boot, [.function(d.run)])
             guard let body = started.first?.functionValue, started.count == 1 else {
@@ -103,7 +103,7 @@ final class FlowRun: FlowAPI.Host {
             do {
                 let chunk = try lua.load(rules.text, as: rules.name)
                 let boot = try lua.load(FlowAPI.rulesBootSource, as: "reflect:rules")
-                let entry = try lua.call(boot, [.function(chunk)])
+                let entry = try lua.callTopLevel(boot, [.function(chunk)])
                 rulesAfter = entry.first?.functionValue
                 rulesFinish = entry.count > 1 ? entry[1].functionValue : nil
             } catch {
@@ -119,7 +119,7 @@ final class FlowRun: FlowAPI.Host {
         answering = step
         effects = []
         defer { answering = nil }
-        do { try lua.call(rulesAfter, [.string(step.rawValue), value]) } catch { throw .lua(error) }
+        do { _ = try lua.callTopLevel(rulesAfter, [.string(step.rawValue), value]) } catch { throw .lua(error) }
         return effects
     }
 
@@ -147,7 +147,7 @@ final class FlowRun: FlowAPI.Host {
         guard case .yielded(let yielded) = result else {
             // The flow ended: the rules' `finish` celebrates the run.
             if let rulesFinish, step != nil {
-                do { try lua.call(rulesFinish) } catch { throw .lua(error) }
+                do { _ = try lua.callTopLevel(rulesFinish) } catch { throw .lua(error) }
             }
             return FlowStep(yield: nil, effects: effects)
         }
