@@ -72,6 +72,7 @@ public final class Store: Sendable {
         self.path = path
         self.access = access
         StoreFile.ignoreFileSizeSignal()
+        try StoreFile.checkKind(path)
         do {
             switch access {
             case .readWrite: writer = try Store.openForWriting(path, reading: reading)

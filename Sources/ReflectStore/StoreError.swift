@@ -24,6 +24,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// back: nothing of it was written, and what was stored before is intact.
     case diskFull(path: String, reason: String)
     /// SQLite failed (after retries for a busy database).
+    /// SQLite found the file's pages inconsistent (`SQLITE_CORRUPT`): a
+    /// disk fault, or a file changed by something other than SQLite.
+    case damaged(path: String, reason: String)
     case database(String)
     /// A search through a read-only store while the related-entries index
     /// has answers to catch up with, which only a writer can add: refused
@@ -53,6 +56,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .busy: "store.busy"
         case .readOnly: "store.read_only"
         case .diskFull: "store.disk_full"
+        case .damaged: "store.damaged"
         case .database: "store.database"
         case .searchNotCaughtUp: "store.search_not_caught_up"
         case .sessionNotFound: "store.session_not_found"
@@ -79,6 +83,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .readOnly(let path): "the database at \(path) is read-only here; nothing was written"
         case .diskFull(let path, let reason):
             "cannot write the database at \(path): \(reason); nothing was written. Free some space (or raise the limit) and try again"
+        case .damaged(let path, let reason):
+            "the database at \(path) is damaged (\(reason)); nothing was written. Copy the file somewhere safe before anything else, "
+                + "then restore it from a backup if you have one"
         case .database(let m): "database error: \(m)"
         case .searchNotCaughtUp(let path):
             "the related-entries index of \(path) has answers to add, which read-only access cannot write; "
@@ -101,7 +108,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// read-only one ``readOnly(path:)``; a full disk (`SQLITE_FULL`, or an
     /// I/O error while the file system or the file size limit leaves no
     /// room: SQLite reports `EFBIG` and a `-shm` it cannot size as plain
-    /// I/O errors) ``diskFull(path:reason:)``.
+    /// I/O errors) ``diskFull(path:reason:)``; inconsistent pages
+    /// ``damaged(path:reason:)``.
     static func mapping(_ error: any Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
         if let e = error as? DatabaseError {
@@ -118,6 +126,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 return .readOnly(path: path)
             case .SQLITE_NOTADB:
                 return .foreignDatabase(path: path, reason: "it is not an SQLite database")
+            case .SQLITE_CORRUPT:
+                return .damaged(path: path, reason: e.message ?? "database disk image is malformed")
             default:
                 return .database(e.message.map { "\($0) (SQLite code \(e.extendedResultCode.rawValue))" } ?? "\(e)")
             }

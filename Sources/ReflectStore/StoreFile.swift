@@ -14,6 +14,25 @@ import Darwin
 /// database never has its file replaced under it. An empty file is a valid
 /// empty SQLite database.
 enum StoreFile {
+    /// Refuses a path that names something other than a regular file (or
+    /// a link to one): SQLite would block for ever opening a named pipe,
+    /// read a device such as `/dev/zero` as an empty database (and take
+    /// `/dev/zero-journal` beside it), and call a directory a "disk I/O
+    /// error". A missing path is fine: it is created when written.
+    static func checkKind(_ path: String) throws(StoreError) {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return }
+        let kind: String
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a directory"
+        case S_IFIFO: kind = "a named pipe"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a device"
+        }
+        throw StoreError.cannotOpen(path: path, reason: "it is \(kind), not a regular file; give the path of a database file")
+    }
+
     static func ensureExists(_ path: String) throws(StoreError) {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty { try ensureDirectory(dir, path: path) }
@@ -97,17 +116,19 @@ enum StoreFile {
         return nil
     }
 
-    /// "permission denied: cannot create the file in /x (directory mode 000, owner uid 0)".
+    /// "permission denied: cannot create the file in /x (directory /x has mode 0, owner uid 0)";
+    /// a path without a directory names the current one.
     static func explain(_ code: Int32, creating what: String, in dir: String) -> String {
         let reason = String(cString: strerror(code)).lowercased()
+        let place = dir.isEmpty ? FileManager.default.currentDirectoryPath : dir
         var detail = ""
         if code == EACCES || code == EPERM || code == EROFS {
             var st = stat()
-            if stat(dir.isEmpty ? "." : dir, &st) == 0 {
-                detail = " (directory \(dir) has mode \(String(st.st_mode & 0o777, radix: 8)), owner uid \(st.st_uid)"
+            if stat(place, &st) == 0 {
+                detail = " (directory \(place) has mode \(String(st.st_mode & 0o777, radix: 8)), owner uid \(st.st_uid)"
                     + (code == EROFS ? ", on a read-only file system)" : ")")
             }
         }
-        return "\(reason): cannot create \(what)\(what.hasPrefix("the file") ? " in \(dir)" : "")\(detail)"
+        return "\(reason): cannot create \(what)\(what.hasPrefix("the file") ? " in \(place)" : "")\(detail)"
     }
 }

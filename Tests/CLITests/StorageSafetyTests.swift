@@ -265,6 +265,78 @@ struct StorageSafetyTests {
         #expect(out.stderr.contains("permission denied"), "\(out.stderr)")
         #expect(out.stderr.contains("\(dir.path) has mode 0"), "\(out.stderr)")
     }
+
+    @Test("a --db without a directory, in a current directory that cannot be written, names that directory")
+    func unwritableCurrentDirectory() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-555-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o555])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let reflect = CLIRunner.executable.path
+        let script = "cd \"$1\" && exec \"$2\" log good --db reflect.sqlite"
+        let out = Unprivileged.needed
+            ? try Spawn.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sh", "-c", script, "sh", dir.path, reflect])
+            : try Spawn.run("/bin/sh", ["-c", script, "sh", dir.path, reflect])
+        #expect(out.status == 1)
+        #expect(out.stderr.contains("cannot create the file in \(dir.path) (directory \(dir.path) has mode 555"), "\(out.stderr)")
+    }
+
+    // MARK: a database is a regular file
+
+    @Test("--db naming a directory, a named pipe or a device is refused at once, by writing and reading commands, creating nothing beside it",
+          arguments: ["directory", "named pipe", "device"])
+    func notARegularFile(kind: String) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-kind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db: String
+        switch kind {
+        case "directory":
+            db = dir.appendingPathComponent("store").path
+            try FileManager.default.createDirectory(atPath: db, withIntermediateDirectories: false)
+        case "named pipe":
+            db = dir.appendingPathComponent("store").path
+            #expect(mkfifo(db, 0o600) == 0)
+        default:
+            db = "/dev/null"
+        }
+        for arguments in [["log", "good", "--db", db], ["history", "--db", db], ["export", "--db", db]] {
+            // Killed if it blocks: opening a named pipe used to wait for a writer for ever.
+            let out = try Spawn.run("/usr/bin/timeout", ["-s", "KILL", "30", CLIRunner.executable.path] + arguments)
+            #expect(out.status == 1, "\(arguments): \(out.status) \(out.stderr)")
+            #expect(out.stderr.contains("cannot open the database at \(db): it is a \(kind), not a regular file"), "\(arguments): \(out.stderr)")
+            #expect(out.stderr.contains("[store.cannot_open]"), "\(out.stderr)")
+        }
+        for suffix in ["-journal", "-wal", "-shm"] {
+            #expect(!FileManager.default.fileExists(atPath: db + suffix), "\(db + suffix) was created")
+            if db.hasPrefix("/dev/") { try? FileManager.default.removeItem(atPath: db + suffix) }
+        }
+    }
+
+    @Test("a database whose pages are damaged is store.damaged, saying what to do, not a bare SQLite error")
+    func damagedDatabase() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-damaged-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = dir.appendingPathComponent("reflect.sqlite").path
+        #expect(try CLIRunner.run(["log", "good", "--db", db]).status == 0)
+        // Every page but the first (the header and the schema) starts with a
+        // leaf-table header claiming an impossible cell count.
+        let handle = try #require(FileHandle(forUpdatingAtPath: db))
+        let size = try handle.seekToEnd()
+        var page: UInt64 = 4096
+        while page < size {
+            try handle.seek(toOffset: page)
+            try handle.write(contentsOf: Data([0x0D, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]))
+            page += 4096
+        }
+        try handle.close()
+        for arguments in [["history", "--db", db], ["log", "bad", "--db", db]] {
+            let out = try CLIRunner.run(arguments)
+            #expect(out.status == 1, "\(arguments)")
+            #expect(out.stderr.contains("the database at \(db) is damaged"), "\(arguments): \(out.stderr)")
+            #expect(out.stderr.contains("[store.damaged]"), "\(out.stderr)")
+        }
+    }
 }
 
 /// Runs `reflect` as a user without root's override of file modes: as
