@@ -62,14 +62,17 @@ struct NumberScaleTests {
         #expect(try JSONDecoder().decode(AnswerValue.self, from: Data("7.0".utf8)) == .integer(7))
     }
 
-    @Test("bad scales are named: min not below max, step not above 0, max not reached in whole steps, too many values")
+    @Test("bad scales are named: min not below max, step not above 0 or finer than six decimals, max not reached in whole steps, too many values")
     func problems() {
         #expect(NumberScale.problem(min: 0, max: 24, step: 0.25) == nil)
         #expect(NumberScale.problem(min: 0, max: 1, step: 0.1) == nil)
         #expect(NumberScale.problem(min: 5, max: 5, step: 1)?.contains("below max") == true)
         #expect(NumberScale.problem(min: 0, max: 10, step: 0)?.contains("above 0") == true)
         #expect(NumberScale.problem(min: 0, max: 10, step: 3)?.contains("whole number of steps") == true)
-        #expect(NumberScale.problem(min: 0, max: 1, step: 1e-9)?.contains("more than") == true)
+        #expect(NumberScale.problem(min: 0, max: 0.05, step: 0.000001) == nil)
+        #expect(NumberScale.problem(min: 0, max: 1, step: 1e-9) == "step (1e-09) must be at least 0.000001: values are shown with at most six decimals")
+        #expect(NumberScale.problem(min: 0, max: 1e-299, step: 1e-300)?.contains("steps of 0") == false, "a step is never shown as 0")
+        #expect(NumberScale.problem(min: 0, max: 1, step: 0.000002)?.contains("more than") == true)
         #expect(NumberScale.problem(min: 0, max: .infinity, step: 1)?.contains("finite") == true)
     }
 

@@ -18,6 +18,9 @@ public struct NumberScale: Sendable, Equatable, Codable {
     /// as a value it is not (on a scale of ±2^63 in steps of 2^63, `5`
     /// was taken as 0).
     public static let maxMagnitude = 1e9
+    /// The finest step: a scale's values are shown (``format(_:)``) and
+    /// told apart with six decimals.
+    public static let minStep = 1e-6
     /// How far a typed answer may be from a value of the scale and still be
     /// that value: binary noise (`0.1 * 3`), never a digit a person typed.
     static let tolerance = 1e-6
@@ -35,8 +38,8 @@ public struct NumberScale: Sendable, Equatable, Codable {
     }
 
     /// Why these bounds cannot make a scale (nil when they can): finite,
-    /// `min < max`, `step > 0`, `max - min` a whole number of steps, and at
-    /// most ``maxValues`` values.
+    /// `min < max`, `step` at least ``minStep``, `max - min` a whole number
+    /// of steps, and at most ``maxValues`` values.
     public static func problem(min: Double, max: Double, step: Double) -> String? {
         guard min.isFinite, max.isFinite, step.isFinite else { return "min, max and step must be finite numbers" }
         guard abs(min) <= maxMagnitude, abs(max) <= maxMagnitude else {
@@ -44,6 +47,8 @@ public struct NumberScale: Sendable, Equatable, Codable {
         }
         guard min < max else { return "min (\(format(min))) must be below max (\(format(max)))" }
         guard step > 0 else { return "step must be above 0" }
+        // Values are shown and typed with at most six decimals.
+        guard step >= minStep else { return "step (\(step)) must be at least \(format(minStep)): values are shown with at most six decimals" }
         let count = (max - min) / step
         guard count <= Double(maxValues) else { return "\(format(min))–\(format(max)) in steps of \(format(step)) has more than \(maxValues) values" }
         guard abs(count - count.rounded()) < 1e-9 else {
