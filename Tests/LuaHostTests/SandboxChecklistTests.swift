@@ -167,7 +167,9 @@ struct SandboxCPUTests {
         let h = try SandboxHarness()
         let e = try h.error("local x = 1\nwhile true do end")
         expectBudget(e, line: 2)
-        #expect(e.description.hasPrefix("flows/hostile.lua:2: instruction budget exceeded"))
+        // Which limit comes first depends on the machine's speed (a loaded one reaches 0.5 s first).
+        #expect(["instruction budget exceeded", "time limit exceeded"].contains { e.description.hasPrefix("flows/hostile.lua:2: \($0)") },
+                "\(e.description)")
         try h.assertContained()
     }
 
