@@ -5,41 +5,67 @@
 /// de-obfuscated reading built scalar by scalar): kept in the tests only as
 /// the reference the fast path must agree with, verdict for verdict. It
 /// follows the rules added since (negations voided by their sentence,
-/// Korean's short negation, idioms kept by `benign_unless`) in the same
-/// plain arrays.
+/// Korean's short negation, idioms kept by `benign_unless`, idioms of the
+/// de-obfuscated reading blanked in the plain one) in the same plain arrays.
 extension SafetyGate {
     func referenceCheck(_ text: String) -> SafetyVerdict {
         let normalized = TextNormalizer.bytes(text)
         let deobfuscated = normalized.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezedScalars)
         var best = Int.max
-        for variant in 0..<2 {
+        // The de-obfuscated reading first; the idioms it blanks (per layer,
+        // and how many it found) are blanked in the plain reading too where
+        // that finds fewer ("a sliiice of cake").
+        var squeezedFound: [Int] = [], squeezedBlanked: [[(start: Int, end: Int)]] = []
+        for variant in [1, 0] {
             let bytes = variant == 0 ? normalized : deobfuscated
-            let done = bytes.withUnsafeBufferPointer { referenceMatch($0, variant: variant, best: &best, blanked: false) }
-            if done { continue }
+            let mapped = variant == 0 && squeezedBlanked.contains { !$0.isEmpty }
+            if !mapped {
+                let done = bytes.withUnsafeBufferPointer { referenceMatch($0, variant: variant, best: &best, blanked: false) }
+                if done { continue }
+            }
             var copy = bytes
             let original = bytes
             copy.withUnsafeMutableBufferPointer { buf in
                 original.withUnsafeBufferPointer { t in
                     var voids: [(start: Int, end: Int)] = []
-                    for layer in layers {
+                    for (l, layer) in layers.enumerated() {
                         let pass = layer.passes[variant]
                         var spans: [(start: Int, end: Int)] = []
                         var found: [(start: Int, end: Int)] = []
                         var kept: [(start: Int, end: Int)] = []
+                        var terms: [(start: Int, end: Int, term: Int)] = []
                         pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
                             if pass.benign[g] { spans.append((s, e)) }
                             if pass.void[g] { found.append((s, e)) }
                             if pass.unless[g] { kept.append((s, e)) }
+                            if pass.unlessNear[g] >= 0 { terms.append((s, e, Int(pass.unlessNear[g]))) }
+                        }
+                        // An exception written as a proximity rule keeps what its two terms span.
+                        if let rules = layer.unlessNear, !terms.isEmpty {
+                            NearRules.sort(&terms)
+                            kept += rules.spans(terms, in: t, squeezed: variant == 1)
+                        }
+                        if variant == 1 { squeezedFound.append(spans.count) }
+                        if mapped, spans.count < squeezedFound[l] {
+                            let sources = SafetyText.deobfuscatedSqueezedSources(t)
+                            for span in squeezedBlanked[l] {
+                                let start = Int(sources[span.start])
+                                let end = span.end < sources.count ? Int(sources[span.end]) : t.count
+                                if start < end { spans.append((start, end)) }
+                            }
                         }
                         for v in found {
                             let blanked = spans.contains { $0.start < v.end && v.start < $0.end }
                             if !blanked && !referenceNegated(v.start, v.end, in: t, layer: layer, variant: variant) { voids.append(v) }
                         }
                         // An idiom a `benign_unless` phrase overlaps is kept (compared pair by pair).
+                        var blankedHere: [(start: Int, end: Int)] = []
                         for span in spans where !kept.contains(where: { $0.start < span.end && span.start < $0.end })
                             && !voids.contains(where: { referenceSameSentence($0, span, in: t) }) {
                             for i in span.start..<span.end { buf[i] = 32 }
+                            blankedHere.append(span)
                         }
+                        if variant == 1 { squeezedBlanked.append(blankedHere) }
                     }
                 }
                 _ = referenceMatch(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true)

@@ -136,15 +136,40 @@ struct SafetyFastPathTests {
         }
     }
 
-    @Test("two layers (word and substring mode), slots, benign idioms kept or not by benign_unless, negations before and after and voided, proximity rules: random texts")
+    @Test("where each byte of the de-obfuscated reading comes from: one offset per byte, never decreasing, the byte itself or the l33t character it stands for, a space before a word pointing at the word")
+    func deobfuscationSources() {
+        var rng = SafetyRng(state: 23)
+        let pieces = ["s", "u", "i", "c", "d", "e", "k", "l", "a", " ", "  ", "1", "3", "0", "4", "!", "@", "$", "|", ".", "-", "*",
+                      "ii", "eee", "ll", ",", "é", "ü", "死", "ー", "ーー", "자", "살", "e\u{301}", "sliiice", "d i e"]
+        for _ in 0..<20000 {
+            let text = (0..<rng.next(24)).map { _ in pieces[rng.next(pieces.count)] }.joined()
+            let bytes = TextNormalizer.bytes(text)
+            let out = bytes.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezedScalars)
+            let sources = bytes.withUnsafeBufferPointer(SafetyText.deobfuscatedSqueezedSources)
+            #expect(sources.count == out.count, "\(text.debugDescription)")
+            guard sources.count == out.count else { continue }
+            for k in out.indices {
+                let source = Int(sources[k])
+                #expect(source >= 0 && source < bytes.count && (k == 0 || sources[k - 1] <= sources[k]), "\(text.debugDescription)")
+                guard source >= 0 && source < bytes.count else { break }
+                if out[k] == 32 {
+                    #expect(bytes[source] != 32, "\(text.debugDescription): a space points at a word")
+                } else {
+                    #expect(out[k] == bytes[source] || Array("0134578@$!|".utf8).contains(bytes[source]), "\(text.debugDescription) at \(k)")
+                }
+            }
+        }
+    }
+
+    @Test("two layers (word and substring mode), slots, benign idioms kept or not by benign_unless (phrases and proximity rules), stretched idioms, negations before and after and voided, proximity rules: random texts")
     func syntheticLayers() throws {
         let english = SafetyData(
             phrases: ["suicide": ["want to die", "kill myself", "{who} ... wants to die", "rather die"], "self_harm": ["cut myself", "cutting"],
                       "crisis": ["no way out", "can't go on"], "abuse": ["{who} ... {hit}", "hits me"],
                       "substance_abuse": ["{drug} ... to cope", "overdose"]],
-            slots: ["who": ["my dad", "my husband", "he"], "hit": ["hits me", "hit me", "beats"], "drug": ["pills", "weed"]],
+            slots: ["longer": ["any longer", "anymore"], "who": ["my dad", "my husband", "he"], "hit": ["hits me", "hit me", "beats"], "drug": ["pills", "weed"]],
             benign: ["killing it at work", "to die for", "dying to", "cutting edge", "not lying", "rather die than"],
-            benignUnless: ["rather die than go on", "rather die than {who}"],
+            benignUnless: ["rather die than go on", "rather die than {who}", "rather die than ... {longer}"],
             negations: ["never", "not", "don't"], negationsAfter: ["not", "no more"], negationsVoid: ["be lying", "a lie"])
         let japanese = SafetyData(phrases: ["suicide": ["死にたい", "自殺", "死んだほうがまし"], "abuse": ["夫 ... 殴られ"]],
                                   benign: ["死ぬほど", "嘘じゃない", "くらいなら死んだほうがまし"], benignUnless: ["生きるくらいなら死んだほうがまし"], negations: ["ない", "安"], negationsAfter: ["はない", "ない"],
@@ -155,7 +180,7 @@ struct SafetyFastPathTests {
                       "for", "dying", "never", "not", "don't", "more", "死にたい", "自殺", "夫", "殴られ", "死ぬほど", "ない", "はない",
                       "k1ll", "d!e", "w4nt", "s u i c i d e", "d-i-e", "diiie", ",", ".", "!", " ", "  ", "é", "ー", "WANT", "Die",
                       "be", "lying", "a", "lie", "l1e", "嘘", "じゃない", "安", "\n",
-                      "rather", "than", "生きる", "くらいなら", "死んだほうがまし"]
+                      "rather", "than", "生きる", "くらいなら", "死んだほうがまし", "any", "longer", "anymore", "sliiice", "dyyying"]
         var rng = SafetyRng(state: 22)
         var flagged = 0
         for _ in 0..<20000 {

@@ -2,7 +2,8 @@
 /// and squeezed), in one automaton: the benign idioms, the crisis phrases,
 /// the proximity terms, the phrases that void a negation
 /// (``SafetyData/negationsVoid``) and those that keep an idiom from being
-/// blanked (``SafetyData/benignUnless``). A phrase may be in several lists; the
+/// blanked (``SafetyData/benignUnless``, phrases and the terms of its
+/// proximity rules). A phrase may be in several lists; the
 /// matcher's category of a phrase is the combination of what it is in each
 /// list, so one pass over the text finds every occurrence of each list,
 /// exactly as a matcher over that list alone would.
@@ -21,6 +22,9 @@ final class GatePass: Sendable {
     let crisis: [Int32]
     /// Per matcher category: the proximity term index, or -1.
     let near: [Int32]
+    /// Per matcher category: the term index of a `benign_unless` proximity
+    /// rule ("rather die than ... {longer}"), or -1.
+    let unlessNear: [Int32]
 
     private struct Tags: Hashable {
         var benign = false
@@ -28,12 +32,14 @@ final class GatePass: Sendable {
         var unless = false
         var crisis: Int32 = -1
         var near: Int32 = -1
+        var unlessNear: Int32 = -1
     }
 
     /// `benign`, `crisis` and `near` as matched (normalised, trimmed, each
     /// list without duplicates), with their crisis category or term index.
     init(benign: [[UInt8]], crisis: [(bytes: [UInt8], category: Int)], near: [(bytes: [UInt8], category: Int)],
-         void: [[UInt8]] = [], unless: [[UInt8]] = [], mode: PhraseMatcher.Mode) {
+         void: [[UInt8]] = [], unless: [[UInt8]] = [], unlessNear: [(bytes: [UInt8], category: Int)] = [],
+         mode: PhraseMatcher.Mode) {
         var tags: [[UInt8]: Tags] = [:]
         var order: [[UInt8]] = []
         func entry(_ b: [UInt8], _ set: (inout Tags) -> Void) {
@@ -48,6 +54,7 @@ final class GatePass: Sendable {
         for (b, t) in near { entry(b) { $0.near = Int32(t) } }
         for b in void { entry(b) { $0.void = true } }
         for b in unless { entry(b) { $0.unless = true } }
+        for (b, t) in unlessNear { entry(b) { $0.unlessNear = Int32(t) } }
         var group: [Tags: Int32] = [:]
         var groups: [Tags] = []
         var category: [Int32] = []
@@ -67,6 +74,7 @@ final class GatePass: Sendable {
         self.unless = groups.map(\.unless)
         self.crisis = groups.map(\.crisis)
         self.near = groups.map(\.near)
+        self.unlessNear = groups.map(\.unlessNear)
     }
 
     /// Appends each occurrence in `t` of a crisis phrase, proximity term or
@@ -97,13 +105,15 @@ final class GatePass: Sendable {
         return clear
     }
 
-    private init(matcher: PhraseMatcher, benign: [Bool], void: [Bool], unless: [Bool], crisis: [Int32], near: [Int32]) {
+    private init(matcher: PhraseMatcher, benign: [Bool], void: [Bool], unless: [Bool], crisis: [Int32], near: [Int32],
+                 unlessNear: [Int32]) {
         self.matcher = matcher
         self.benign = benign
         self.void = void
         self.unless = unless
         self.crisis = crisis
         self.near = near
+        self.unlessNear = unlessNear
     }
 
     func write(to out: inout [UInt8]) {
@@ -112,24 +122,30 @@ final class GatePass: Sendable {
             CompiledBytes.append(UInt32((benign[g] ? 1 : 0) | (void[g] ? 2 : 0) | (unless[g] ? 4 : 0)), to: &out)
             CompiledBytes.append(UInt32(bitPattern: crisis[g]), to: &out)
             CompiledBytes.append(UInt32(bitPattern: near[g]), to: &out)
+            CompiledBytes.append(UInt32(bitPattern: unlessNear[g]), to: &out)
         }
     }
 
     /// Reads what ``write(to:)`` wrote; nil unless every crisis index is
-    /// below `categories` and every term index below `terms`.
-    convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int) {
+    /// below `categories`, every term index below `terms` and every
+    /// exception term index below `unlessTerms`.
+    convenience init?(reading b: UnsafeRawBufferPointer, at offset: inout Int, categories: Int, terms: Int, unlessTerms: Int) {
         guard let matcher = PhraseMatcher(reading: b, at: &offset) else { return nil }
         var benign: [Bool] = [], void: [Bool] = [], unless: [Bool] = [], crisis: [Int32] = [], near: [Int32] = []
+        var unlessNear: [Int32] = []
         for _ in matcher.categories.indices {
             guard let flags = CompiledBytes.uint32(b, &offset), flags <= 7,
                   let c = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), c >= -1, Int(c) < categories,
-                  let t = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), t >= -1, Int(t) < terms else { return nil }
+                  let t = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), t >= -1, Int(t) < terms,
+                  let u = CompiledBytes.uint32(b, &offset).map({ Int32(bitPattern: $0) }), u >= -1, Int(u) < unlessTerms
+            else { return nil }
             benign.append(flags & 1 != 0)
             void.append(flags & 2 != 0)
             unless.append(flags & 4 != 0)
             crisis.append(c)
             near.append(t)
+            unlessNear.append(u)
         }
-        self.init(matcher: matcher, benign: benign, void: void, unless: unless, crisis: crisis, near: near)
+        self.init(matcher: matcher, benign: benign, void: void, unless: unless, crisis: crisis, near: near, unlessNear: unlessNear)
     }
 }

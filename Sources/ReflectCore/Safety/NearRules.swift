@@ -252,6 +252,30 @@ struct NearRules: Sendable {
         return best
     }
 
+    /// The spans, from a left term's start to a right term's end, where a
+    /// rule matches `t` (negations are not looked at): the exceptions to a
+    /// benign idiom written as proximity rules (`benign_unless: ["rather
+    /// die than ... {longer}"]`, ``SafetyData/benignUnless``). `occurrences`
+    /// as for ``bestRank(_:in:squeezed:negation:negationAfter:afterScope:below:)``.
+    func spans(_ occurrences: [(start: Int, end: Int, term: Int)], in t: UnsafeBufferPointer<UInt8>,
+               squeezed useSqueezed: Bool) -> [(start: Int, end: Int)] {
+        let members = useSqueezed ? squeezedMembers : plainMembers
+        var left = [(start: Int, end: Int)?](repeating: nil, count: categories.count)
+        var out: [(start: Int, end: Int)] = []
+        for o in occurrences {
+            for code in members[o.term] {
+                let r = Int(code >> 1)
+                if code & 1 == 0 {
+                    left[r] = (o.start, o.end)
+                    continue
+                }
+                guard let a = left[r], a.end <= o.start, window(t, from: a.end, to: o.start) else { continue }
+                out.append((a.start, o.end))
+            }
+        }
+        return out
+    }
+
     /// Whether the gap between two terms is short enough and in one clause.
     func window(_ t: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Bool {
         var words = 0, characters = 0

@@ -6,7 +6,7 @@
 extension SafetyGate {
     /// Bumped whenever the compiled layout or anything that decides what a
     /// compiled gate contains (normalisation, squeezing, expansion) changes.
-    public static let compiledFormat: UInt32 = 6
+    public static let compiledFormat: UInt32 = 7
 
     /// The gate as bytes, read back by ``init(compiled:)``.
     public func compiled() -> [UInt8] {
@@ -19,10 +19,12 @@ extension SafetyGate {
             for (i, m) in optionals.enumerated() where m != nil { present |= 1 << UInt32(i) }
             if layer.near != nil { present |= 1 << 4 }
             if layer.afterScope == .words { present |= 1 << 5 }
+            if layer.unlessNear != nil { present |= 1 << 6 }
             CompiledBytes.append(present, to: &out)
             CompiledBytes.append(UInt32(layer.categories.count), to: &out)
             for c in layer.categories { CompiledBytes.append(c.rawValue, to: &out) }
             layer.near?.write(to: &out)
+            layer.unlessNear?.write(to: &out)
             for pass in layer.passes { pass.write(to: &out) }
             for m in optionals { m?.write(to: &out) }
         }
@@ -50,7 +52,7 @@ extension SafetyGate {
         guard CompiledBytes.uint32(b, &at) == SafetyGate.compiledFormat, let count = CompiledBytes.uint32(b, &at), count < 64 else { return nil }
         var layers: [Layer] = []
         for _ in 0..<count {
-            guard let present = CompiledBytes.uint32(b, &at), present < 64,
+            guard let present = CompiledBytes.uint32(b, &at), present < 128,
                   let n = CompiledBytes.uint32(b, &at), n <= UInt32(SafetyCategory.allCases.count) else { return nil }
             var categories: [SafetyCategory] = []
             for _ in 0..<n {
@@ -62,9 +64,16 @@ extension SafetyGate {
                 guard let rules = NearRules(reading: b, at: &at) else { return nil }
                 near = rules
             }
+            var unlessNear: NearRules?
+            if present & (1 << 6) != 0 {
+                guard let rules = NearRules(reading: b, at: &at) else { return nil }
+                unlessNear = rules
+            }
             // Every index a pass can report must name a category or a term.
-            guard let plain = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.plainMembers.count ?? 0),
-                  let squeezed = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.squeezedMembers.count ?? 0)
+            guard let plain = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.plainMembers.count ?? 0,
+                                       unlessTerms: unlessNear?.plainMembers.count ?? 0),
+                  let squeezed = GatePass(reading: b, at: &at, categories: categories.count, terms: near?.squeezedMembers.count ?? 0,
+                                          unlessTerms: unlessNear?.squeezedMembers.count ?? 0)
             else { return nil }
             var optionals: [PhraseMatcher?] = []
             for i in 0..<4 {
@@ -77,7 +86,8 @@ extension SafetyGate {
             }
             layers.append(Layer(plain: plain, squeezed: squeezed, negation: optionals[0], negationSqueezed: optionals[1],
                                 negationAfter: optionals[2], negationAfterSqueezed: optionals[3],
-                                afterScope: present & (1 << 5) != 0 ? .words : .clause, categories: categories, near: near))
+                                afterScope: present & (1 << 5) != 0 ? .words : .clause, categories: categories, near: near,
+                                unlessNear: unlessNear))
         }
         return at == b.count ? layers : nil
     }

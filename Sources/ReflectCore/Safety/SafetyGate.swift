@@ -61,10 +61,13 @@ public struct SafetyGate: Sendable {
         let ranks: [Int]
         /// Proximity rules (`"{abuser} ... {hit}"`), nil when the locale has none.
         let near: NearRules?
+        /// The `benign_unless` entries that are proximity rules ("rather die
+        /// than ... {longer}"), nil when the locale has none.
+        let unlessNear: NearRules?
 
         init(plain: GatePass, squeezed: GatePass, negation: PhraseMatcher?, negationSqueezed: PhraseMatcher?,
              negationAfter: PhraseMatcher?, negationAfterSqueezed: PhraseMatcher?, afterScope: NegationScope,
-             categories: [SafetyCategory], near: NearRules?) {
+             categories: [SafetyCategory], near: NearRules?, unlessNear: NearRules? = nil) {
             self.plain = plain
             self.squeezed = squeezed
             self.negation = negation
@@ -75,6 +78,7 @@ public struct SafetyGate: Sendable {
             self.categories = categories
             self.ranks = categories.map { c in SafetyCategory.allCases.firstIndex(of: c) ?? 0 }
             self.near = near
+            self.unlessNear = unlessNear
         }
     }
 
@@ -105,9 +109,11 @@ public struct SafetyGate: Sendable {
         let (plain, rules) = try NearRules.split(data.phrases)
         try PhraseLexicon(priority: categories.map(\.rawValue), phrases: plain, slots: data.slots).validate()
         try NearRules.validate(rules, slots: data.slots)
-        for list in [data.benign, data.benignUnless] where !list.isEmpty {
+        let unless = try unlessSplit(data.benignUnless)
+        for list in [data.benign, unless.plain] where !list.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": list], slots: data.slots).validate()
         }
+        try NearRules.validate(unless.rules, slots: data.slots)
         for words in [data.negations, data.negationsVoid] where !words.isEmpty {
             try PhraseLexicon(priority: ["x"], phrases: ["x": words]).validate()
         }
@@ -123,6 +129,14 @@ public struct SafetyGate: Sendable {
         }
         let plain = try NearRules.split(data.phrases).plain
         return SafetyCategory.allCases.filter { !(plain[$0.rawValue] ?? []).isEmpty }
+    }
+
+    /// `benign_unless` entries: phrases, and proximity rules ("rather die
+    /// than ... {longer}": the idiom's words, then within the window of a
+    /// proximity rule, in one clause, what makes it no idiom).
+    static func unlessSplit(_ list: [String]) throws(LexiconError) -> (plain: [String], rules: [NearRules.Rule]) {
+        let split = try NearRules.split([SafetyCategory.suicide.rawValue: list])
+        return (split.plain[SafetyCategory.suicide.rawValue] ?? [], split.rules)
     }
 
     static func layer(_ data: SafetyData, mode: PhraseMatcher.Mode) throws(LexiconError) -> Layer {
@@ -163,19 +177,21 @@ public struct SafetyGate: Sendable {
         let benignPlain = try words(benignExpanded, squeeze: false), benignSqueezed = try words(benignExpanded, squeeze: true)
         // `benign_unless`, the idioms carried on past what makes them idioms
         // ("rather die than {go_on}"), likewise.
-        let unlessExpanded = data.benignUnless.isEmpty ? []
-            : try PhraseLexicon(priority: ["x"], phrases: ["x": data.benignUnless], slots: data.slots).expandedPhrases(of: "x")
+        let unless = try unlessSplit(data.benignUnless)
+        let unlessExpanded = unless.plain.isEmpty ? []
+            : try PhraseLexicon(priority: ["x"], phrases: ["x": unless.plain], slots: data.slots).expandedPhrases(of: "x")
+        let unlessNear = try NearRules.compile(unless.rules, slots: data.slots, mode: mode)
         let unlessPlain = try words(unlessExpanded, squeeze: false), unlessSqueezed = try words(unlessExpanded, squeeze: true)
         let voidPlain = try words(data.negationsVoid, squeeze: false), voidSqueezed = try words(data.negationsVoid, squeeze: true)
         let negation = try list(data.negations, squeeze: false), negationSqueezed = try list(data.negations, squeeze: true)
         let after = try afterList(squeeze: false), afterSqueezed = try afterList(squeeze: true)
         let near = try NearRules.compile(rules, slots: data.slots, mode: mode)
         return Layer(plain: GatePass(benign: benignPlain, crisis: crisisPlain, near: near?.plain ?? [], void: voidPlain,
-                                     unless: unlessPlain, mode: mode),
+                                     unless: unlessPlain, unlessNear: unlessNear?.plain ?? [], mode: mode),
                      squeezed: GatePass(benign: benignSqueezed, crisis: crisisSqueezed, near: near?.squeezed ?? [], void: voidSqueezed,
-                                        unless: unlessSqueezed, mode: mode),
+                                        unless: unlessSqueezed, unlessNear: unlessNear?.squeezed ?? [], mode: mode),
                      negation: negation, negationSqueezed: negationSqueezed, negationAfter: after, negationAfterSqueezed: afterSqueezed,
-                     afterScope: data.negationsAfterScope, categories: categories, near: near?.rules)
+                     afterScope: data.negationsAfterScope, categories: categories, near: near?.rules, unlessNear: unlessNear?.rules)
     }
 
     public func check(_ text: String) -> SafetyVerdict {
@@ -219,54 +235,107 @@ public struct SafetyGate: Sendable {
 
     /// The most urgent category found in the plain reading `plain` and the
     /// de-obfuscated, squeezed reading `squeezed` of a text.
+    ///
+    /// The de-obfuscated reading is matched first: a benign idiom it finds
+    /// and blanks is blanked in the plain reading too, where the plain
+    /// reading does not find it itself ("I cut myself a sliiice of cake":
+    /// only the squeezed "slice" is the idiom, and the plain reading would
+    /// otherwise see "cut myself" alone). The stretched crisis word stays
+    /// found: an idiom hides only the phrases it overlaps.
     func verdict(plain: UnsafeBufferPointer<UInt8>, squeezed: UnsafeBufferPointer<UInt8>) -> SafetyVerdict {
         var best = Int.max
         withUnsafeTemporaryAllocation(of: GateHit.self, capacity: GateHits.stackCapacity) { stack in
             var hits = GateHits(stack)
-            for variant in 0..<2 {
-                let t = variant == 0 ? plain : squeezed
-                hits.removeAll()
-                if match(t, variant: variant, best: &best, blanked: false, hits: &hits) { continue }
-                // A benign idiom occurs: blank out the benign idioms of every
-                // layer first (spaces keep word boundaries), then match the
-                // rest. The person's language knows that "Roméo se suicide à la
-                // fin de la pièce" is a play, even where an English phrase
-                // would match the same word.
-                // An idiom in the sentence of a phrase that voids negations
-                // ("if I said I didn't want to die I'd be lying") is not
-                // blanked: there it is the negation it spells, not an idiom;
-                // nor is one that a `benign_unless` phrase overlaps ("rather
-                // die than | go on like this"): that is no idiom.
-                var copy = Array(t)
-                copy.withUnsafeMutableBufferPointer { buf in
-                    var voids: [(start: Int, end: Int)] = []
-                    for layer in layers {
-                        let pass = layer.pass(variant)
-                        var spans: [(start: Int, end: Int)] = []
-                        var found: [(start: Int, end: Int)] = []
-                        var kept: [(start: Int, end: Int)] = []
-                        pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
-                            if pass.benign[g] { spans.append((s, e)) }
-                            if pass.void[g] { found.append((s, e)) }
-                            if pass.unless[g] { kept.append((s, e)) }
-                        }
-                        let keep = SafetyGate.Coverage(kept, length: buf.count)
-                        for v in found where !spans.contains(where: { $0.start < v.end && v.start < $0.end })
-                            && !SafetyGate.voidNegated(v.start, v.end, in: t, layer: layer, variant: variant) {
-                            voids.append(v)
-                        }
-                        for span in spans where !keep.overlaps(span.start, span.end)
-                            && !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, span.start, span.end, in: t) }) {
-                            for i in span.start..<span.end { buf[i] = 32 }
-                        }
-                    }
-                    hits.removeAll()
-                    _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true, hits: &hits)
-                }
+            var idioms: Idioms? = nil
+            if !match(squeezed, variant: 1, best: &best, blanked: false, hits: &hits) {
+                idioms = blankedMatch(squeezed, variant: 1, best: &best, hits: &hits, from: nil)
+            }
+            hits.removeAll()
+            if let idioms, idioms.blanked.contains(where: { !$0.isEmpty }) {
+                _ = blankedMatch(plain, variant: 0, best: &best, hits: &hits, from: (idioms, squeezed.count))
+            } else if !match(plain, variant: 0, best: &best, blanked: false, hits: &hits) {
+                _ = blankedMatch(plain, variant: 0, best: &best, hits: &hits, from: nil)
             }
             hits.deallocate()
         }
         return best == Int.max ? .ok : .crisis(SafetyCategory.allCases[best])
+    }
+
+    /// The benign idioms of one reading, per layer: how many occurred, and
+    /// the spans that were blanked.
+    struct Idioms {
+        var found: [Int]
+        var blanked: [[(start: Int, end: Int)]]
+    }
+
+    /// A reading in which a benign idiom occurs (or, for the plain reading,
+    /// one the de-obfuscated reading blanked, `from`): blanks out the
+    /// benign idioms of every layer (spaces keep word boundaries), then
+    /// matches the rest. The person's language knows that "Roméo se suicide
+    /// à la fin de la pièce" is a play, even where an English phrase would
+    /// match the same word.
+    ///
+    /// An idiom in the sentence of a phrase that voids negations ("if I
+    /// said I didn't want to die I'd be lying") is not blanked: there it is
+    /// the negation it spells, not an idiom; nor is one that a
+    /// `benign_unless` phrase overlaps ("rather die than | go on like
+    /// this"): that is no idiom.
+    ///
+    /// `from`: the idioms of the de-obfuscated reading, and its length. A
+    /// layer that finds fewer idioms in this reading than that one did
+    /// takes the spans that one blanked too, at the bytes they come from
+    /// (``SafetyText/deobfuscatedSqueezedSources(_:)``, computed only then).
+    private func blankedMatch(_ t: UnsafeBufferPointer<UInt8>, variant: Int, best: inout Int, hits: inout GateHits,
+                              from other: (idioms: Idioms, length: Int)?) -> Idioms {
+        var idioms = Idioms(found: [], blanked: [])
+        var sources: [Int32]? = nil
+        var copy = Array(t)
+        copy.withUnsafeMutableBufferPointer { buf in
+            var voids: [(start: Int, end: Int)] = []
+            for (l, layer) in layers.enumerated() {
+                let pass = layer.pass(variant)
+                var spans: [(start: Int, end: Int)] = []
+                var found: [(start: Int, end: Int)] = []
+                var kept: [(start: Int, end: Int)] = []
+                var terms: [(start: Int, end: Int, term: Int)] = []
+                pass.matcher.forEachMatch(normalized: UnsafeBufferPointer(buf)) { s, e, g in
+                    if pass.benign[g] { spans.append((s, e)) }
+                    if pass.void[g] { found.append((s, e)) }
+                    if pass.unless[g] { kept.append((s, e)) }
+                    if pass.unlessNear[g] >= 0 { terms.append((s, e, Int(pass.unlessNear[g]))) }
+                }
+                if let rules = layer.unlessNear, !terms.isEmpty {
+                    NearRules.sort(&terms)
+                    kept += rules.spans(terms, in: t, squeezed: variant == 1)
+                }
+                idioms.found.append(spans.count)
+                if let other, l < other.idioms.found.count, spans.count < other.idioms.found[l], !other.idioms.blanked[l].isEmpty {
+                    if sources == nil { sources = SafetyText.deobfuscatedSqueezedSources(t) }
+                    if let sources, sources.count == other.length {
+                        for span in other.idioms.blanked[l] {
+                            let start = Int(sources[span.start])
+                            let end = span.end < sources.count ? Int(sources[span.end]) : t.count
+                            if start < end { spans.append((start, end)) }
+                        }
+                    }
+                }
+                let keep = SafetyGate.Coverage(kept, length: buf.count)
+                for v in found where !spans.contains(where: { $0.start < v.end && v.start < $0.end })
+                    && !SafetyGate.voidNegated(v.start, v.end, in: t, layer: layer, variant: variant) {
+                    voids.append(v)
+                }
+                var blanked: [(start: Int, end: Int)] = []
+                for span in spans where !keep.overlaps(span.start, span.end)
+                    && !voids.contains(where: { SafetyGate.sameSentence($0.start, $0.end, span.start, span.end, in: t) }) {
+                    for i in span.start..<span.end { buf[i] = 32 }
+                    blanked.append(span)
+                }
+                idioms.blanked.append(blanked)
+            }
+            hits.removeAll()
+            _ = match(UnsafeBufferPointer(buf), variant: variant, best: &best, blanked: true, hits: &hits)
+        }
+        return idioms
     }
 
     /// One pass per layer over `t` (variant 0 plain, 1 de-obfuscated):

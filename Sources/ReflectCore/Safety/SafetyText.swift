@@ -125,9 +125,28 @@ enum SafetyText {
     /// any text (the general path; ASCII text takes
     /// ``deobfuscatedSqueezedASCII(_:into:)``, which the tests compare with this).
     static func deobfuscatedSqueezedScalars(_ t: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        deobfuscatedSqueezedScalars(t, recording: false).bytes
+    }
+
+    /// Where each byte of ``deobfuscatedSqueezed(_:)`` comes from in `t`:
+    /// the offset of the byte it copies, or of the character a l33t
+    /// replacement stands for, or, for the space before a word, of that
+    /// word's first character. Never decreasing, so a span of the reading
+    /// `s..<e` comes from `sources[s] ..< (e < count ? sources[e] : t.count)`
+    /// of the text, the letters a squeeze dropped included ("sliiice" is
+    /// "slice"). Computed only when a benign idiom of the de-obfuscated
+    /// reading must be found in the plain one (``SafetyGate``).
+    static func deobfuscatedSqueezedSources(_ t: UnsafeBufferPointer<UInt8>) -> [Int32] {
+        deobfuscatedSqueezedScalars(t, recording: true).sources
+    }
+
+    private static func deobfuscatedSqueezedScalars(_ t: UnsafeBufferPointer<UInt8>,
+                                                    recording: Bool) -> (bytes: [UInt8], sources: [Int32]) {
         var u = units(t)
         var out: [UInt8] = []
         out.reserveCapacity(t.count)
+        var sources: [Int32] = []
+        if recording { sources.reserveCapacity(t.count) }
         // Squeeze state: the last character written, when one scalar.
         var last: UInt32? = nil
         func emit(_ x: Unit) {
@@ -135,17 +154,21 @@ enum SafetyText {
                 let s = UInt32(x.replacement)
                 if last == s, isSqueezable(s) { return }
                 out.append(x.replacement)
+                if recording { sources.append(x.start) }
                 last = s
                 return
             }
             if let s = x.single, last == s, isSqueezable(s) { return }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: t[Int(x.start)..<Int(x.end)]))
+            if recording { sources.append(contentsOf: x.start..<x.end) }
             last = x.single
         }
         var wroteWord = false
-        func space() {
+        /// The space before a word whose first character is `next`.
+        func space(before next: Unit) {
             if wroteWord {
                 out.append(32)
+                if recording { sources.append(next.start) }
                 last = 0x20
             }
             wroteWord = true
@@ -156,10 +179,10 @@ enum SafetyText {
         func flush() {
             guard !run.isEmpty else { return }
             if run.count >= (runASCII ? 3 : 4) {
-                space()
+                space(before: run[0])
                 for x in run { emit(x) }
             } else {
-                for x in run { space(); emit(x) }
+                for x in run { space(before: x); emit(x) }
             }
             run.removeAll(keepingCapacity: true)
             runASCII = true
@@ -197,13 +220,13 @@ enum SafetyText {
                 runASCII = runASCII && u[i].isASCII
             } else {
                 flush()
-                space()
+                space(before: u[i])
                 for k in stride(from: i, to: j, by: step) { emit(u[k]) }
             }
             i = j
         }
         flush()
-        return out
+        return (out, sources)
     }
 
     @inline(__always)
