@@ -37,11 +37,13 @@ final class AnswerSource {
     /// `prompt` (to a person; nothing for a machine); invalid UTF-8 is an
     /// error, never replaced.
     /// `joiningPastes`: the line editor takes a multi-line paste as one
-    /// line (a text question's answer; ``LineEditor/read(prompt:joiningPastes:)``).
-    func readLine(prompt: String = "", joiningPastes: Bool = false) -> Result<String, AnswerLineError>? {
+    /// line (a text question's answer; ``LineEditor/read(prompt:joiningPastes:offering:)``).
+    /// `offering`: text already on the line editor's line, editable as if
+    /// typed (a refused answer, to correct; nothing when not editing).
+    func readLine(prompt: String = "", joiningPastes: Bool = false, offering: String = "") -> Result<String, AnswerLineError>? {
         let raw: [UInt8]?
         if editing {
-            raw = LineEditor.read(prompt: prompt, joiningPastes: joiningPastes)
+            raw = LineEditor.read(prompt: prompt, joiningPastes: joiningPastes, offering: offering)
         } else {
             if !prompt.isEmpty { Terminal.write(prompt) }
             raw = readRawLine()
@@ -104,10 +106,25 @@ final class AnswerSource {
         return max(0, bytes.count - 1)
     }
 
+    /// The line a person typed for the last answer, and what the next
+    /// answer's line starts with (``offerAgain()``).
+    private var lastTyped = ""
+    private var offering = ""
+
+    /// The last answer typed at the terminal was refused (too long, out of
+    /// range, not an option): the next line starts with it, as typed, for
+    /// the person to correct instead of typing it all again.
+    func offerAgain() {
+        if editing { offering = lastTyped }
+    }
+
     /// The next answer, or nil when input ended.
     func next(for prompt: Prompt, printer: EventPrinter) -> Result<AnswerInput, AnswerLineError>? {
         while true {
-            guard let read = readLine(prompt: machine ? "" : printer.askPrompt, joiningPastes: prompt.kind == .text) else { return nil }
+            let offered = offering
+            offering = ""
+            guard let read = readLine(prompt: machine ? "" : printer.askPrompt, joiningPastes: prompt.kind == .text,
+                                      offering: offered) else { return nil }
             lineNumber += 1
             let line: String
             switch read {
@@ -123,8 +140,11 @@ final class AnswerSource {
                     return .failure(AnswerLineError(reason: "line \(lineNumber): \(error.reason)"))
                 }
             }
+            lastTyped = line
             if let typed = TypedAnswer.parse(line, for: prompt) { return .success(typed) }
             printer.note(printer.text(.terminalCommands))
+            // A mistyped command (":qiut"): offered again to correct.
+            offerAgain()
         }
     }
 }

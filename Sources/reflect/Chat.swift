@@ -94,15 +94,14 @@ struct Chat: ParsableCommand {
             if machine || format == .jsonl {
                 current = .justTalk
             } else {
-                Terminal.write(language.string(.chatModePrompt) + " ")
-                current = (input.readText()?.trimmingCharacters(in: .whitespaces)).flatMap { $0 == "2" ? .askCoach : $0 == "1" ? .justTalk : nil }
+                current = (input.readText(prompt: language.string(.chatModePrompt) + " ")?.trimmingCharacters(in: .whitespaces)).flatMap { $0 == "2" ? .askCoach : $0 == "1" ? .justTalk : nil }
                     ?? .justTalk
                 Terminal.write(language.string(EngineString(rawValue: current?.nameKey ?? "") ?? .chatModeJustTalk) + "\n")
             }
         }
         while true {
-            if !machine && format == .text { Terminal.write("\n> ") }
-            guard let line = input.readText() else { break }
+            // The prompt through the line editor, which redraws it as the line is edited.
+            guard let line = input.readText(prompt: !machine && format == .text ? "\n> " : "") else { break }
             let text: String
             if machine {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -51,10 +51,23 @@ enum LineEditor {
     /// end of input (Ctrl-D on an empty line). With `joiningPastes` (a text
     /// question), every line of a multi-line paste, joined by line breaks:
     /// one answer. Lines typed ahead, before the prompt was shown, stay
-    /// one answer each (they were typed for the questions in turn). A prompt with line breaks is printed up
-    /// to its last line, which the editor redraws as it edits.
-    static func read(prompt: String, joiningPastes: Bool = false) -> [UInt8]? {
-        prepare()
+    /// one answer each (they were typed for the questions in turn). A
+    /// prompt with line breaks is printed up to its last line, which the
+    /// editor redraws as it edits. `offering`: text already on the line,
+    /// editable as if typed (a refused answer, to correct).
+    ///
+    /// From the first line on, the terminal stays out of the kernel's line
+    /// mode between lines too (``holdTerminal()``, as for
+    /// ``begin(prompt:joiningPastes:offering:)``): keys typed before the
+    /// next prompt reach it as typed, and the terminal gets the person's
+    /// settings back at ``end()`` or however the process ends.
+    static func read(prompt: String, joiningPastes: Bool = false, offering: String = "") -> [UInt8]? {
+        // Only the key-at-a-time editor can start with text on the line
+        // (libedit's `readline` empties it first). It costs the whole line
+        // at each key, so a line is otherwise read whole: a paste of
+        // 10,000 characters takes seconds, not minutes.
+        guard offering.isEmpty else { return readKeys(prompt: prompt, joiningPastes: joiningPastes, offering: offering) }
+        holdTerminal()
         var safe = TerminalText.neutralized(prompt)
         if let width = columns { safe = DisplayWidth.wrapped(safe, width: width) }
         var head = "", tail = safe
@@ -90,7 +103,32 @@ enum LineEditor {
     private static func readLine(_ prompt: String) -> [UInt8]? {
         guard let raw = readline(prompt) else { return nil }
         defer { free(raw) }
-        return Array(UnsafeRawBufferPointer(start: raw, count: strlen(raw)))
+        let count = strlen(raw)
+        lineBytes.note(count)
+        return Array(UnsafeRawBufferPointer(start: raw, count: count))
+    }
+
+    /// ``read(prompt:joiningPastes:offering:)`` through the key-at-a-time
+    /// editor, which can start with `offering` on the line.
+    private static func readKeys(prompt: String, joiningPastes: Bool, offering: String) -> [UInt8]? {
+        begin(prompt: prompt, joiningPastes: joiningPastes, offering: offering)
+        while true {
+            var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            while poll(&fds, 1, -1) < 0, errno == EINTR {}
+            switch feed() {
+            case .typing: continue
+            case .line(let bytes): return bytes
+            case .end: return nil
+            }
+        }
+    }
+
+    /// Whether the terminal is gone (hung up, closed) with nothing left to read.
+    static var inputGone: Bool {
+        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&fds, 1, 0) > 0, fds.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 else { return false }
+        var waiting: Int32 = 0
+        return ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) != 0 || waiting == 0
     }
 
     /// Whether input is waiting on stdin, within `milliseconds`.

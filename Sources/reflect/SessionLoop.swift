@@ -136,6 +136,11 @@ struct SessionLoop {
                 // only then the next question. Machines read the offer in the
                 // `safety` event, which comes before the next `prompt`, and
                 // send {"command": "quit"}.
+                // A refused answer (too long, out of range, not an option)
+                // is offered again on the line, as typed, to correct.
+                if person, !isCommand(answer), events.contains(where: { if case .invalid = $0 { true } else { false } }) {
+                    input.offerAgain()
+                }
                 let next = events.firstIndex { if case .prompt = $0 { true } else { false } } ?? events.endIndex
                 printer.print(Array(events[..<next]))
                 // What is typed at the offer, other than yes or no, is the
@@ -175,5 +180,9 @@ struct SessionLoop {
                                   file: answersPath, line: extra)])
             throw ExitCode(1)
         }
+    }
+
+    private func isCommand(_ answer: AnswerInput) -> Bool {
+        if case .command = answer { true } else { false }
     }
 }

@@ -87,6 +87,24 @@ struct DevReloadTests {
         #expect(term.inLineMode, "the terminal is handed back in line mode at exit")
     }
 
+    @Test("at a terminal: a paste of 5,000 characters is kept whole (libedit's callback interface overran a freed buffer and reflect aborted)")
+    func longPaste() throws {
+        let content = try ContentFixture(["flows/test/dev.lua": DevReloadTests.flow("Second question?")])
+        defer { content.remove() }
+        let term = try PseudoTerminal(["dev", "test.dev", "--content", content.root.path, "--interval", "0.05"])
+        var at = try #require(term.waitFor("First question?"), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type("first\r")
+        at = try #require(term.waitFor("Second question?", after: at), "\(term.screen)")
+        at = try #require(term.waitFor("> ", after: at), "\(term.screen)")
+        term.type(String(repeating: "abcde", count: 1_000) + "\r")
+        at = try #require(term.waitFor("Kept: abcdeabcde", after: at, timeout: 90), "\(term.screen.suffix(400))")
+        #expect(!term.screen.contains("crashed"), "\(term.screen.suffix(400))")
+        term.type("\r")
+        term.type("\u{04}")
+        #expect(term.finish() == 0, "\(term.screen.suffix(400))")
+    }
+
     @Test("at a terminal: a multi-line paste into a text question is one answer, as in reflect run; its last line stays open until Enter")
     func multiLinePaste() throws {
         let flow = """

@@ -13,6 +13,8 @@ final class PseudoTerminal: @unchecked Sendable {
     private let lock = NSLock()
     private var received = Data()
     private var reader: Thread?
+    /// The terminal's settings before `reflect` started (``settings``).
+    private(set) var initialSettings = ""
 
     /// - Parameter columns: the terminal's width (its height is 30 rows).
     init(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], columns: Int = 80) throws {
@@ -32,6 +34,7 @@ final class PseudoTerminal: @unchecked Sendable {
         guard slave >= 0 else { throw POSIXError(.ENODEV) }
         var size = winsize(ws_row: 30, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        initialSettings = PseudoTerminal.settings(of: master)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         process.executableURL = CLIRunner.executable
         process.arguments = arguments
@@ -76,6 +79,21 @@ final class PseudoTerminal: @unchecked Sendable {
         guard tcgetattr(master, &settings) == 0 else { return false }
         return settings.c_lflag & tcflag_t(ICANON) != 0
     }
+
+    /// The terminal's settings now, as `stty -g` prints them (input,
+    /// output, control and local modes, then the control characters).
+    var settings: String { PseudoTerminal.settings(of: master) }
+
+    private static func settings(of fd: Int32) -> String {
+        var t = termios()
+        guard tcgetattr(fd, &t) == 0 else { return "unreadable" }
+        let cc = withUnsafeBytes(of: t.c_cc) { Array($0) }
+        return ([t.c_iflag, t.c_oflag, t.c_cflag, t.c_lflag].map { String($0, radix: 16) } + cc.map { String($0, radix: 16) })
+            .joined(separator: ":")
+    }
+
+    /// Sends `signal` to `reflect` (SIGTERM, SIGHUP: as a terminal closing or `kill` would).
+    func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
     /// Everything the terminal showed so far, as text.
     var screen: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
