@@ -55,10 +55,21 @@ public enum MoodLog {
         return nil
     }
 
-    /// Records (or edits) the entry. Returns the stored row, and whether it
-    /// changed anything.
+    /// What recording a mood did to the person's day.
+    public struct Outcome: Sendable, Equatable {
+        /// The day's entry as stored now.
+        public var entry: MoodEntryRecord
+        /// Whether anything was written (an import keeps an existing entry).
+        public var changed: Bool
+        /// Whether the day already had an entry, which this one replaced
+        /// (`reflect log` says so, `log.updated`): known from the row found, never
+        /// guessed from its times (two logs within a second share one).
+        public var replaced: Bool
+    }
+
+    /// Records (or edits) the entry.
     @discardableResult
-    public static func record(_ r: MoodLogRequest, in db: Database) throws -> (entry: MoodEntryRecord, changed: Bool) {
+    public static func record(_ r: MoodLogRequest, in db: Database) throws -> Outcome {
         if let bad = validate(r) {
             throw r.conflict == .keepExisting ? StoreError.invalidImport(record: "mood entry \(r.day)", field: bad.field, reason: bad.reason)
                 : StoreError.invalidEntry(record: "mood entry", field: bad.field, reason: bad.reason)
@@ -66,7 +77,7 @@ public enum MoodLog {
         // Explicit columns, never a key lookup: a mood_entry table with
         // another key (a newer schema) gives an SQLite error, not a crash.
         if var existing = try MoodEntryRecord.filter(MoodEntryRecord.Columns.user == r.user && MoodEntryRecord.Columns.day == r.day).fetchOne(db) {
-            guard r.conflict == .update else { return (existing, false) }
+            guard r.conflict == .update else { return Outcome(entry: existing, changed: false, replaced: false) }
             existing.mood = r.mood
             existing.note = r.note ?? existing.note
             existing.source = r.source
@@ -75,13 +86,13 @@ public enum MoodLog {
             try db.execute(sql: "UPDATE mood_entry SET mood = ?, note = ?, source = ?, session_id = ?, updated_at = ? WHERE user = ? AND day = ?",
                            arguments: [existing.mood.rawValue, existing.note, existing.source.rawValue, existing.sessionID, existing.updatedAt,
                                        r.user, r.day])
-            return (existing, true)
+            return Outcome(entry: existing, changed: true, replaced: true)
         }
         let entry = MoodEntryRecord(user: r.user, day: r.day, mood: r.mood, note: r.note, source: r.source,
                                     sessionID: r.sessionID, createdAt: r.at, updatedAt: r.at)
         try entry.insert(db)
         if let day = CalendarDay(r.day) { try Store.markActivity([.logged("mood", day: day)], user: r.user, in: db) }
-        return (entry, true)
+        return Outcome(entry: entry, changed: true, replaced: false)
     }
 
     static func isDay(_ s: String) -> Bool {
@@ -97,13 +108,14 @@ public enum MoodLog {
 }
 
 extension Store {
-    /// `reflect log`: records or edits the day's mood.
+    /// `reflect log`: records or edits the day's mood; the outcome says
+    /// whether the day already had an entry.
     @discardableResult
-    public func logMood(_ request: MoodLogRequest) throws(StoreError) -> MoodEntryRecord {
+    public func logMood(_ request: MoodLogRequest) throws(StoreError) -> MoodLog.Outcome {
         if let bad = MoodLog.validate(request) {
             throw .invalidEntry(record: "mood entry", field: bad.field, reason: bad.reason)
         }
-        return try write { db in try MoodLog.record(request, in: db).entry }
+        return try write { db in try MoodLog.record(request, in: db) }
     }
 
     /// Recent mood entries, newest day first.

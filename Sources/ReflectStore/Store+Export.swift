@@ -312,8 +312,8 @@ extension Store {
                 guard let mood = Mood(rawValue: m.mood) else {
                     throw StoreError.invalidImport(record: "mood_entries[\(i)]", field: "mood", reason: "unknown mood '\(m.mood)'")
                 }
-                let (_, changed) = try MoodLog.record(MoodLogRequest(user: m.user, day: m.day, mood: mood, note: m.note, source: m.source,
-                                                                     sessionID: m.sessionID, at: m.createdAt, conflict: .keepExisting), in: db)
+                let changed = try MoodLog.record(MoodLogRequest(user: m.user, day: m.day, mood: mood, note: m.note, source: m.source,
+                                                                sessionID: m.sessionID, at: m.createdAt, conflict: .keepExisting), in: db).changed
                 if changed {
                     // Keep the entry's own history, not the import time.
                     try db.execute(sql: "UPDATE mood_entry SET updated_at = ? WHERE user = ? AND day = ?",

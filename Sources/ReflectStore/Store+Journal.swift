@@ -55,12 +55,12 @@ extension Store {
         }
     }
 
-    /// A person's 5-point mood log.
+    /// A person's 5-point mood log, with the notes written with it.
     public func moodDays(user: String) throws(StoreError) -> [MoodDay] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT day, mood FROM mood_entry WHERE user = ? ORDER BY day", arguments: [user]).compactMap { row in
+            try Row.fetchAll(db, sql: "SELECT day, mood, note FROM mood_entry WHERE user = ? ORDER BY day", arguments: [user]).compactMap { row in
                 guard let text = row["day"] as String?, let day = CalendarDay(text), let mood = Mood.fromDatabaseValue(row["mood"]) else { return nil }
-                return MoodDay(day: day, mood: mood)
+                return MoodDay(day: day, mood: mood, note: row["note"] as String?)
             }
         }
     }

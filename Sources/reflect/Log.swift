@@ -35,9 +35,12 @@ struct Log: ParsableCommand {
         do { today = try PersonClock(store: store, user: storeOptions.user, stamps: stamps).moment.day } catch { throw failStore(error) }
         let day = try date.map { try Log.day($0, today: today) } ?? today
         do {
-            let entry = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day.description, mood: mood, note: note,
-                                                         source: .log, at: stamps.stamp()))
-            let edited = entry.createdAt != entry.updatedAt ? " " + language.string(.logUpdated) : ""
+            let outcome = try store.logMood(MoodLogRequest(user: storeOptions.user, day: day.description, mood: mood, note: note,
+                                                           source: .log, at: stamps.stamp()))
+            let entry = outcome.entry
+            // The day had an entry, which this one replaced: even within the
+            // same second as the first.
+            let edited = outcome.replaced ? " " + language.string(.logUpdated) : ""
             let mood = language.moodName(entry.mood)
             print("\(entry.day): \(mood)\(entry.note.map { " — \($0)" } ?? "")\(edited)")
         } catch {

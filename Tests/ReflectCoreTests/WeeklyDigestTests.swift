@@ -62,6 +62,25 @@ struct WeeklyDigestTests {
         #expect(logged.highlight?.day == monday.adding(days: 2) && logged.highlight?.mood == 10)
     }
 
+    @Test("a best day chosen from the mood log quotes the note written with it; a check-in's day quotes the check-in first")
+    func bestDayFromTheMoodLogQuotesItsNote() throws {
+        let thursday = monday.adding(days: 3)
+        let logged = compose([checkIn(0, mood: 5, note: "Long meeting")],
+                             moods: [MoodDay(day: thursday, mood: .great, note: "Swam in the lake with Ana\nthen slept")])
+        let best = try #require(logged.highlight)
+        #expect(best.kind == .bestDay && best.day == thursday)
+        #expect(best.words == "Swam in the lake with Ana", "\(best)")
+        // A blank note quotes nothing.
+        let blank = compose([checkIn(0, mood: 5)], moods: [MoodDay(day: thursday, mood: .great, note: "  ")])
+        #expect(blank.highlight?.kind == .bestDay && blank.highlight?.words == nil)
+        // A day whose mood is a check-in's quotes the check-in's words, the log's note when it has none.
+        let both = compose([checkIn(0, mood: 5), checkIn(3, mood: 9, note: "A walk after work")],
+                           moods: [MoodDay(day: thursday, mood: .great, note: "Logged at noon")])
+        #expect(both.highlight?.day == thursday && both.highlight?.words == "A walk after work")
+        let silent = compose([checkIn(0, mood: 5), checkIn(3, mood: 9)], moods: [MoodDay(day: thursday, mood: .great, note: "Logged at noon")])
+        #expect(silent.highlight?.words == "Logged at noon")
+    }
+
     @Test("the intention is the week's latest next step, else the top theme, else a gentle line")
     func intention() {
         let deep = JournalEntry(sessionID: "d1", flow: "journal.deep-session", day: monday.adding(days: 2), startedAt: "t",

@@ -60,13 +60,16 @@ public struct JournalEntry: Sendable, Equatable {
     }
 }
 
-/// A day's entry in the 5-point mood log (`reflect log`).
+/// A day's entry in the 5-point mood log (`reflect log`), with the note
+/// the person wrote with it (`--note`), the words the digest quotes back.
 public struct MoodDay: Sendable, Equatable {
     public var day: CalendarDay
     public var mood: Mood
-    public init(day: CalendarDay, mood: Mood) {
+    public var note: String?
+    public init(day: CalendarDay, mood: Mood, note: String? = nil) {
         self.day = day
         self.mood = mood
+        self.note = note
     }
 }
 

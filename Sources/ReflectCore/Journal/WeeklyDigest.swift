@@ -153,7 +153,7 @@ public struct WeeklyDigest: Sendable, Equatable, Encodable {
         if moodDays.count >= minimumMoodDays, let high = moodDays.map(\.1).max(), let low = moodDays.map(\.1).min(), high > low,
            let best = moodDays.last(where: { $0.1 == high }) {
             digest.highlight = Highlight(kind: .bestDay, day: best.0, weekday: best.0.weekday, mood: best.1,
-                                         words: words(on: best.0, entries))
+                                         words: words(on: best.0, entries, moods: weekMoods))
         } else if let moment = letter.moments.first {
             digest.highlight = Highlight(kind: .moment, day: moment.day, weekday: moment.day.weekday, words: cut(moment.quote))
         }
@@ -183,15 +183,21 @@ public struct WeeklyDigest: Sendable, Equatable, Encodable {
         min(Insights.weekStart(day).adding(days: 6), today)
     }
 
-    /// The person's words from a day: the latest entry's first text among
-    /// ``JournalFlows/highlightSteps``.
-    static func words(on day: CalendarDay, _ entries: [JournalEntry]) -> String? {
-        for e in entries.reversed() where e.day == day {
+    /// The person's words from a day, those written with the mood that made
+    /// it the best day first: a day whose mood is a check-in's (the
+    /// report's day mood) quotes the latest entry's first text among
+    /// ``JournalFlows/highlightSteps``, else the day's mood-log note; a day
+    /// whose mood is the mood log's quotes its note first.
+    static func words(on day: CalendarDay, _ entries: [JournalEntry], moods: [MoodDay]) -> String? {
+        var written: String?
+        search: for e in entries.reversed() where e.day == day {
             for step in JournalFlows.highlightSteps {
-                if let t = e.text(step) { return cut(t) }
+                if let t = e.text(step) { written = cut(t); break search }
             }
         }
-        return nil
+        let note = moods.last { $0.day == day }?.note.map(cut).flatMap { $0.isEmpty ? nil : $0 }
+        let checkedIn = entries.contains { $0.day == day && $0.flow == JournalFlows.checkIn && $0.answers["mood"] != nil }
+        return checkedIn ? written ?? note : note ?? written
     }
 
     /// The first line, at most ``maxWords`` characters (then "…").
