@@ -102,7 +102,21 @@ public struct ContentChecker: Sendable {
             guard let english else { continue }
             let report = explorer.explore(source, language: english, deadline: deadline, earlier: earlier)
             out += report.diagnostics
-            usedKeys.formUnion(report.keys)
+            // The title is a key like any text the flow shows: one no locale
+            // has would be shown raw (R005); an untranslated one is reported
+            // at its line (R006), as a prompt's.
+            var flowKeys = report.keys
+            if let title = definition.title, FlowAPI.looksLikeKey(title) {
+                if english.localizer.string(title) != nil {
+                    flowKeys.insert(title)
+                } else {
+                    let keys = Array(Set(english.localizer.chain.flatMap { $0.strings.keys }))
+                    let guess = Suggestion.nearest(to: title, among: keys).map { "; did you mean '\($0)'?" } ?? ""
+                    out.append(Diagnostic(.unknownKey, file: file.name, line: FlowExplorer.line(of: "title", in: source.text),
+                                          message: "title: unknown locale key '\(title)' (not in locales/en.yaml)\(guess)"))
+                }
+            }
+            usedKeys.formUnion(flowKeys)
             // Locale keys this flow uses, per translation.
             var keyLines: [String: Int?] = [:]
             func keyLine(_ key: String) -> Int? {
@@ -115,7 +129,7 @@ public struct ContentChecker: Sendable {
             if let en = try? library.document("en") {
                 for tag in library.availableLocales() where tag != "en" {
                     guard let doc = try? library.document(tag) else { continue }
-                    for key in report.keys.sorted() where en.entries[key] != nil {
+                    for key in flowKeys.sorted() where en.entries[key] != nil {
                         // A broken entry is the locale file's error (L002/L004), reported there.
                         let why: String
                         switch TranslationState.of(key: key, entry: doc.entries[key], english: en) {

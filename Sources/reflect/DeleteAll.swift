@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 struct DeleteAll: ParsableCommand {
@@ -10,28 +11,30 @@ struct DeleteAll: ParsableCommand {
     @Flag(help: "Confirm: this cannot be undone (export first if you want a copy).")
     var yes = false
 
+    @Option(help: "Language of what it says (en, de, es, fr, ja, ko, pt-BR; default: en).")
+    var locale: String?
+
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var contentOptions: ContentOptions
 
     func run() throws {
+        let language = try contentOptions.personLanguage(locale)
+        func word(_ key: EngineString, _ args: String...) -> String { Template(language.string(key)).render(args) }
         guard yes else {
             // Say what would go and how to confirm, rather than a usage line.
             let path = storeOptions.db ?? Store.defaultPath()
-            var what = "everything stored"
+            var lines = [word(.deleteAllWarning, path)]
             if FileManager.default.fileExists(atPath: path), let c = try? Store(path: path, access: .readOnly).contents() {
-                what = "\(c.sessions) session(s) with their \(c.answers) answer(s), \(c.moodEntries) mood entr\(c.moodEntries == 1 ? "y" : "ies") "
-                    + "and \(c.otherRows) other record(s) (settings, progress, journal, prep, chat)"
+                lines.append(word(.deleteAllContents, "\(c.sessions)", "\(c.answers)", "\(c.moodEntries)", "\(c.otherRows)"))
             }
             let db = storeOptions.db.map { " --db \(SessionLoop.shellQuoted($0))" } ?? ""
-            Terminal.write("""
-                reflect delete-all deletes \(what) in \(path), for every user. This cannot be undone.
-                To keep a copy first: reflect export\(db) --out reflect-export.json
-                To delete everything: reflect delete-all --yes\(db)
-
-                """, to: .err)
+            lines.append(word(.deleteAllKeepCopy, "reflect export\(db) --out reflect-export.json"))
+            lines.append(word(.deleteAllConfirm, "reflect delete-all --yes\(db)"))
+            Terminal.write(lines.joined(separator: "\n") + "\n", to: .err)
             throw ExitCode(1)
         }
         let store = try storeOptions.open()
         do { try store.deleteAll() } catch { throw failStore(error) }
-        print("Deleted everything in \(store.path).")
+        print(word(.deleteAllDone, store.path))
     }
 }

@@ -48,7 +48,7 @@ final class EventPrinter {
     func begin(_ flow: FlowDefinition, language: Language) {
         self.language = language
         guard format == .text else { return }
-        let title = flow.title.flatMap { language.localizer.string($0) ?? ($0.contains(" ") ? $0 : nil) } ?? flow.id
+        let title = language.flowTitle(flow.title) ?? flow.id
         write("\(title)\n" + String(repeating: "─", count: min(max(title.count, 12), 60)) + "\n")
         if interactive { write(hint(.hintCommands) + "\n") }
     }

@@ -15,12 +15,13 @@ struct Flows: ParsableCommand {
         let library = try contentOptions.open()
         let language: Language
         do { language = try library.language(for: locale) } catch { throw fail(error) }
-        var rows: [(String, String, String, String, String)] = [("ID", "TITLE", "QUESTIONS", "MOODS", "FILE")]
+        var rows: [(String, String, String, String, String)] = [(language.string(.flowsID), language.string(.flowsTitle), language.string(.flowsQuestions),
+                                                                  language.string(.flowsMoods), language.string(.flowsFile))]
         var broken: [String] = []
         for (name, result) in library.catalog.all() {
             switch result {
             case .success(let def):
-                let title = def.title.map { language.localizer.string($0) ?? $0 } ?? ""
+                let title = language.flowTitle(def.title) ?? ""
                 rows.append((def.id, title, def.total.map(String.init) ?? "-", def.moods.map(\.rawValue).joined(separator: ","), name))
             case .failure(let e):
                 broken.append("\(e.description) [\(e.code)]")
@@ -33,7 +34,7 @@ struct Flows: ParsableCommand {
             print(zip(cells, widths).map { DisplayWidth.padded($0, to: $1) }.joined(separator: "  ") + "  " + r.4)
         }
         if !broken.isEmpty {
-            Terminal.write("\nnot loadable (see reflect check):\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n", to: .err)
+            Terminal.write("\n" + language.string(.flowsBroken) + "\n" + broken.map { "  " + $0 }.joined(separator: "\n") + "\n", to: .err)
         }
     }
 }

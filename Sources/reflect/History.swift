@@ -25,6 +25,8 @@ struct History: ParsableCommand {
             // indented under its flow (or note) rather than wrapped by the
             // terminal at column 0; piped, each entry stays one line.
             let width = LineEditor.columns
+            // Times on the person's clock, not as stored.
+            let time = PersonTime(settings: try store.settings(user: storeOptions.user))
             let sessions = try store.recentSessions(user: storeOptions.user, limit: limit)
             print(word(.historySessions))
             if sessions.isEmpty { print("  " + word(.historyNone)) }
@@ -34,7 +36,7 @@ struct History: ParsableCommand {
                 let status = s.status == .completed ? word(.historyCompleted)
                     : s.setAsideAt == nil ? word(.historyUnfinished, "\(try store.answerCount(s.id))")
                     : word(.historySetAside, "\(try store.answerCount(s.id))")
-                let head = "  \(s.startedAt.prefix(16).replacingOccurrences(of: "T", with: " "))  \(s.id.prefix(8))  "
+                let head = "  \(time.minute(s.startedAt))  \(s.id.prefix(8))  "
                 let tail = status + (shift.isEmpty ? "" : "  " + shift)
                 let whole = head + DisplayWidth.padded(s.flowID, to: flowWidth) + "  " + tail
                 if let width, DisplayWidth.of(whole) > width {
@@ -50,7 +52,10 @@ struct History: ParsableCommand {
             if moods.isEmpty { print("  " + word(.historyNone)) }
             let moodWidth = Mood.allCases.map { DisplayWidth.of(language.moodName($0)) }.max() ?? 8
             for m in moods {
-                print(Self.line("  \(m.day)  ", DisplayWidth.padded(language.moodName(m.mood), to: moodWidth) + (m.note.map { "  " + TerminalText.neutralized($0) } ?? ""), width: width))
+                // The label is padded only for a note after it: no line ends in spaces.
+                let rest = m.note.map { DisplayWidth.padded(language.moodName(m.mood), to: moodWidth) + "  " + TerminalText.neutralized($0) }
+                    ?? language.moodName(m.mood)
+                print(Self.line("  \(m.day)  ", rest, width: width))
             }
         } catch {
             throw failStore(error)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReflectCore
+import ReflectEngine
 import ReflectStore
 
 struct Import: ParsableCommand {
@@ -11,9 +12,15 @@ struct Import: ParsableCommand {
     @Argument(help: "A file written by `reflect export --format json` (not the CSV export).")
     var file: String
 
+    @Option(help: "Language of the lines that say what was imported (en, de, es, fr, ja, ko, pt-BR; default: en).")
+    var locale: String?
+
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var contentOptions: ContentOptions
 
     func run() throws {
+        let language = try contentOptions.personLanguage(locale)
+        func word(_ key: EngineString, _ args: String...) -> String { Template(language.string(key)).render(args) }
         // An unreadable file is refused before the store is opened: nothing
         // is written, and the reason is the system's (missing, a directory,
         // no permission).
@@ -26,12 +33,10 @@ struct Import: ParsableCommand {
         let store = try storeOptions.open()
         do {
             let report = try store.importDocument(try ExportDocument.decodeValidated(from: data))
-            let added = "imported \(report.sessionsAdded) sessions and \(report.moodEntriesAdded) mood entries, \(report.coachRowsAdded) coach records"
-            let present = "already present: \(report.sessionsAlreadyPresent) sessions, \(report.moodEntriesAlreadyPresent) mood entries, "
-                + "\(report.coachRowsAlreadyPresent) coach records"
-            print("\(added) (\(present))")
+            print(word(.importAdded, "\(report.sessionsAdded)", "\(report.moodEntriesAdded)", "\(report.coachRowsAdded)"))
+            print(word(.importPresent, "\(report.sessionsAlreadyPresent)", "\(report.moodEntriesAlreadyPresent)", "\(report.coachRowsAlreadyPresent)"))
             if report.chatMessagesAdded + report.chatMessagesAlreadyPresent > 0 {
-                print("imported \(report.chatMessagesAdded) chat messages (already present: \(report.chatMessagesAlreadyPresent))")
+                print(word(.importChat, "\(report.chatMessagesAdded)", "\(report.chatMessagesAlreadyPresent)"))
             }
         } catch {
             throw failStore(error)

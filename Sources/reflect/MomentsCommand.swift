@@ -67,7 +67,7 @@ struct MomentsCommand: ParsableCommand {
             do { language = try library.language(for: locale) } catch { throw fail(error) }
             var titles: [String: String] = [:]
             for (_, result) in library.catalog.all() {
-                if case .success(let def) = result, let key = def.title { titles[def.id] = language.localizer.string(key) ?? key }
+                if case .success(let def) = result, let title = language.flowTitle(def.title) { titles[def.id] = title }
             }
             let filtered = theme != nil || source != nil || from != nil || to != nil
             print(MomentsText(language: language, markdown: format == .md, titles: titles).render(items, filtered: filtered), terminator: "")

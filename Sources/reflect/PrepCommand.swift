@@ -17,7 +17,7 @@ struct PrepCommand: ParsableCommand {
         @Option(help: "Injected clock, ISO-8601 with offset (default: now): decides today's day.")
         var now: String?
 
-        @Option(help: "Locale for the default items' wording.")
+        @Option(help: "Language of the list: the default items' wording and its notes (en, de, es, fr, ja, ko, pt-BR).")
         var locale: String = "en"
 
         @Option(help: "Region whose crisis lines are shown if an item's text needs them (default: the locale's).")
@@ -62,11 +62,13 @@ struct PrepCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             Terminal.writeJSON(try encoder.encode(listed) + Data("\n".utf8))
         case .text:
+            // The notes in the list's language (a broken locale is refused here, as everywhere that speaks).
+            let words = try language ?? common.contentOptions.language(common.locale)
             for l in listed {
                 var notes: [String] = []
-                if l.core { notes.append("core") }
-                if l.archived { notes.append("archived") }
-                if l.hiddenToday { notes.append("hidden today") }
+                if l.core { notes.append(words.string(.prepCore)) }
+                if l.archived { notes.append(words.string(.prepArchived)) }
+                if l.hiddenToday { notes.append(words.string(.prepHiddenToday)) }
                 print("\(l.position). \(l.text)  [\(l.id)\(notes.isEmpty ? "" : ", " + notes.joined(separator: ", "))]")
             }
         }
@@ -188,6 +190,7 @@ struct PrepCommand: ParsableCommand {
                 throw ValidationError("'\(mark)' is not a mark: done, partly or skip")
             }
             let stamps = try Timestamps(now: common.now)
+            let language = try common.contentOptions.language(common.locale)
             let store = try common.storeOptions.open()
             let day = try PrepCommand.today(common)
             do {
@@ -196,7 +199,9 @@ struct PrepCommand: ParsableCommand {
                 Terminal.write("error: \(error.description) [\(error.code)]\n", to: .err)
                 throw ExitCode(1)
             }
-            print("\(day): \(id) \(m.rawValue)")
+            // The item by its text and the mark by its name, in the list's language.
+            let item = (try? store.prepLibrary(user: common.storeOptions.user))?.first { $0.id == id }
+            print("\(day): \(item.map { PrepCommand.text($0.label, language) } ?? id) — \(language.string(.mark(m)))")
         }
     }
 }

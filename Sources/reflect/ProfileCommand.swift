@@ -23,18 +23,28 @@ struct ProfileCommand: ParsableCommand {
         @Option(help: "text or json.")
         var format: Format = .text
 
+        @Option(help: "Language of the text form (en, de, es, fr, ja, ko, pt-BR; default: en). JSON keeps its ids.")
+        var locale: String?
+
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var contentOptions: ContentOptions
 
         func run() throws {
+            let language = format == .text ? try contentOptions.personLanguage(locale) : nil
             let store = try storeOptions.open(.readOnly)
             let profile: PersonalizationProfile
             do { profile = try store.personalizationProfile(user: storeOptions.user) } catch { throw failStore(error) }
             switch format {
             case .text:
-                print("tone              \(profile.tone.rawValue)")
-                print("length            \(profile.responseLength.rawValue)")
-                print("preferred_actions \(profile.preferredActions.map(\.rawValue).joined(separator: ","))")
-                print("avoid_topics      \(profile.avoidTopics.map(\.rawValue).joined(separator: ","))")
+                guard let language else { return }
+                func word(_ key: EngineString, _ arg: String) -> String { Template(language.string(key)).render([arg]) }
+                func themes(_ list: [Theme]) -> String {
+                    list.isEmpty ? language.string(.profileNone) : list.map { language.themeName($0) }.joined(separator: ", ")
+                }
+                print(word(.profileTone, language.string(.tone(profile.tone))))
+                print(word(.profileLength, language.string(.length(profile.responseLength))))
+                print(word(.profileActions, themes(profile.preferredActions)))
+                print(word(.profileAvoid, themes(profile.avoidTopics)))
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -114,7 +124,7 @@ struct RateCommand: ParsableCommand {
     @Flag(help: "Rates the latest reply of reflect chat.")
     var chat = false
 
-    @Option(help: "The chat's locale, for the reply's themes (default en).")
+    @Option(help: "The chat's locale, for the reply's themes, and the language of the line that confirms (default en).")
     var locale = "en"
 
     @Option(help: "The time to record (ISO-8601 with offset; default now).")
@@ -127,6 +137,7 @@ struct RateCommand: ParsableCommand {
         guard (session != nil) != chat else { throw ValidationError("rate either --session ID or --chat") }
         let stamps = try Timestamps(now: now)
         let library = try contentOptions.open()
+        let words = try contentOptions.language(locale)
         let store = try storeOptions.open()
         let value: ReplyRating.Rating = rating == .up || rating == .👍 ? .up : .down
         do {
@@ -146,7 +157,29 @@ struct RateCommand: ParsableCommand {
                                     actionThemes: actions)
             try store.rate(reply, user: storeOptions.user, rating: rated, at: stamps.current.iso8601)
             let profile = try store.personalizationProfile(user: storeOptions.user)
-            print("rated \(value.rawValue); profile: tone \(profile.tone.rawValue), length \(profile.responseLength.rawValue)")
+            print(Template(words.string(value == .up ? .rateUp : .rateDown))
+                .render([words.string(.tone(profile.tone)), words.string(.length(profile.responseLength))]))
         } catch let e as StoreError { throw failStore(e) }
+    }
+}
+
+extension EngineString {
+    /// A tone's name in the person's language.
+    static func tone(_ tone: PersonalizationProfile.Tone) -> EngineString {
+        switch tone {
+        case .warm: .toneWarm
+        case .direct: .toneDirect
+        case .cheerful: .toneCheerful
+        case .neutral: .toneNeutral
+        }
+    }
+
+    /// A response length's name in the person's language.
+    static func length(_ length: PersonalizationProfile.ResponseLength) -> EngineString {
+        switch length {
+        case .short: .lengthShort
+        case .medium: .lengthMedium
+        case .long: .lengthLong
+        }
     }
 }

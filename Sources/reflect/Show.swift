@@ -29,12 +29,14 @@ struct Show: ParsableCommand {
         let language = try locale.map { try content.language($0) } ?? ((try? content.library.language(for: d.session.locale)) ?? content.language("en"))
         let s = d.session
         func word(_ key: EngineString, _ args: String...) -> String { Template(language.string(key)).render(args) }
+        // Times on the person's clock (their time zone), as reflect history shows them.
+        let time = PersonTime(settings: (try? store.settings(user: s.user)) ?? Settings())
         let state = s.status == .completed ? word(.showComplete) : s.setAsideAt != nil ? word(.showSetAsideState) : word(.showUnfinished)
-        print(word(.showHeader, s.flowID, "\(s.flowVersion)", state, s.startedAt)
-              + (s.completedAt.map { " · " + word(.showFinishedAt, $0) } ?? ""))
+        print(word(.showHeader, s.flowID, "\(s.flowVersion)", state, time.minute(s.startedAt))
+              + (s.completedAt.map { " · " + word(.showFinishedAt, time.minute($0)) } ?? ""))
         print(word(.showSession, s.id, s.locale) + (s.mood.map { " · " + word(.showMood, language.moodName($0)) } ?? ""))
         if let aside = s.setAsideAt {
-            print(word(.showSetAside, aside))
+            print(word(.showSetAside, time.minute(aside)))
         }
         if let pre = s.pre, let post = s.post {
             print(word(.showIntensity, "\(pre)", "\(post)", "\(post - pre > 0 ? "+" : "")\(post - pre)"))
@@ -53,7 +55,7 @@ struct Show: ParsableCommand {
             print("\(i + 1). \(a.question)\(draft)")
             // An answer of several lines (a pasted paragraph) stays under its arrow.
             let answer = ExportDocument.readable(a.value, options: a.options, step: a.step, recovered: recovered,
-                                                 numbers: language.localizer.numbers)
+                                                 numbers: language.localizer.numbers, words: language.readableWords)
             print("   → " + answer.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n     "))
             if let type = distortions[a.step] {
                 print("   " + word(.showDistortion, language.localizer.string("feedback.distortion." + type.rawValue) ?? type.rawValue))
@@ -61,6 +63,8 @@ struct Show: ParsableCommand {
             if probed.contains(a.step) { print("   " + word(.showProbed)) }
         }
         let safety = d.events.filter { $0.kind == .safety }
-        for e in safety { print(word(.showSafety, e.category?.rawValue ?? "?", e.at)) }
+        for e in safety {
+            print(word(.showSafety, e.category.map { language.string(.safetyCategory($0)) } ?? "?", time.minute(e.at)))
+        }
     }
 }

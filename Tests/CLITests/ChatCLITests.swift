@@ -54,9 +54,9 @@ struct ChatCLITests {
         #expect(messages.first { $0["role"] as? String == "person" && $0["safety"] as? String == "suicide" } != nil)
         let other = tempDB()
         let imported = try CLIRunner.run(["import", export, "--db", other])
-        #expect(imported.stdout.contains("imported 6 chat messages (already present: 0)"), "\(imported.stdout) \(imported.stderr)")
+        #expect(imported.stdout.contains("Chat messages imported: 6 (already there: 0)"), "\(imported.stdout) \(imported.stderr)")
         let again = try CLIRunner.run(["import", export, "--db", other])
-        #expect(again.stdout.contains("imported 0 chat messages (already present: 6)"))
+        #expect(again.stdout.contains("Chat messages imported: 0 (already there: 6)"))
         let csv = try CLIRunner.run(["export", "--format", "csv", "--db", other])
         #expect(csv.stdout.contains("chat,") && csv.stdout.contains("Work was loud and I grazed all day"))
     }

@@ -55,7 +55,7 @@ struct CoachExportCLITests {
 
         let imported = try reflect(["import", file])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("10 coach records"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("coach records: 10"), "\(imported.stdout)")
         #expect(NSDictionary(dictionary: try export()).isEqual(to: before))
         #expect(try reflect(["settings", "get", "voice"]).stdout == "rude\n")
         let again = try reflect(["import", file])
@@ -117,6 +117,6 @@ struct CoachExportCLITests {
         #expect(json["coach"] == nil)
         let out = try reflect(["import", legacy.path])
         #expect(out.status == 0, "\(out.stderr)")
-        #expect(out.stdout.contains("imported 1 sessions"))
+        #expect(out.stdout.contains("Imported — sessions: 1,"))
     }
 }

@@ -101,10 +101,10 @@ struct DurabilityTests {
         #expect((try export(db)["sessions"] as? [Any])?.isEmpty == true)
         let imported = try CLIRunner.run(["import", file, "--db", db])
         #expect(imported.status == 0)
-        #expect(imported.stdout.contains("imported 2 sessions and 2 mood entries"))
+        #expect(imported.stdout.contains("Imported — sessions: 2, mood entries: 2,"))
         #expect(NSDictionary(dictionary: try export(db)).isEqual(to: before))
         let again = try CLIRunner.run(["import", file, "--db", db])
-        #expect(again.stdout.contains("imported 0 sessions and 0 mood entries"))
+        #expect(again.stdout.contains("Imported — sessions: 0, mood entries: 0,"))
         #expect(NSDictionary(dictionary: try export(db)).isEqual(to: before))
     }
 

@@ -55,7 +55,7 @@ struct ImportShowedUpDaysCLITests {
 
         let imported = try reflect(["import", file.path])
         #expect(imported.status == 0, "\(imported.stderr)")
-        #expect(imported.stdout.contains("imported 4 sessions"), "\(imported.stdout)")
+        #expect(imported.stdout.contains("Imported — sessions: 4,"), "\(imported.stdout)")
 
         func progress() throws -> [String: Any] {
             let out = try reflect(["progress", "--format", "json", "--now", "2026-11-20T09:00:00+01:00"])

@@ -168,7 +168,7 @@ struct JournalCLITests {
         #expect(unknown.status != 0)
         let deleted = try reflect(["delete", ids[0]])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(deleted.stdout == "deleted journal.check-in \(ids[0])\n")
+        #expect(deleted.stdout == "Deleted journal.check-in (\(ids[0])) and everything stored with it.\n")
         let after = try reflect(["export", "--format", "json"]).stdout
         #expect(!after.contains(ids[0]))
         #expect(!after.contains("The presentation went fine"))

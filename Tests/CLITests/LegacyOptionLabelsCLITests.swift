@@ -68,7 +68,7 @@ struct LegacyOptionLabelsCLITests {
         #expect(shown.stdout.contains("their labels are read from the flow as it is now"), "\(shown.stdout)")
         #expect(shown.stdout.contains("→ Call a friend\n"), "\(shown.stdout)")
         #expect(shown.stdout.contains("→ A cup of tea, A nap\n"), "in the flow's order: \(shown.stdout)")
-        #expect(shown.stdout.contains("→ Water by the bed: done; Shoes by the door: skip\n"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("→ Water by the bed: done; Shoes by the door: skipped\n"), "\(shown.stdout)")
         let csv = try reflect(["export", "--format", "csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
         #expect(csv.stdout.contains(",Which one?,Call a friend,"), "\(csv.stdout)")

@@ -336,7 +336,7 @@ struct NewUserTests {
         _ = try CLIRunner.run(["log", "good", "--db", db])
         let out = try CLIRunner.run(["delete-all", "--db", db])
         #expect(out.status == 1)
-        #expect(out.stderr.contains("1 mood entry") && out.stderr.contains("cannot be undone"), "\(out.stderr)")
+        #expect(out.stderr.contains("mood entries: 1,") && out.stderr.contains("cannot be undone"), "\(out.stderr)")
         #expect(out.stderr.contains("reflect delete-all --yes --db \(db)") && out.stderr.contains("reflect export"), "\(out.stderr)")
         #expect(!out.stderr.contains("Usage:"), "\(out.stderr)")
         let history = try CLIRunner.run(["history", "--db", db])
@@ -379,14 +379,14 @@ struct NewUserTests {
         let id = try #require(try sessionIDs(db).first)
         let show = try CLIRunner.run(["show", id, "--db", db])
         #expect(show.stdout.contains("→ Call a friend"), "\(show.stdout)")
-        #expect(show.stdout.contains("→ Drink water: done; Bed by ten: skip; Eat an apple: partly"), "\(show.stdout)")
+        #expect(show.stdout.contains("→ Drink water: done; Bed by ten: skipped; Eat an apple: partly"), "\(show.stdout)")
         // The labels travel with the export and come back with an import.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("reflect-\(UUID().uuidString).json").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try CLIRunner.run(["export", "--out", file, "--db", db]).status == 0)
         let other = tempDB()
         #expect(try CLIRunner.run(["import", file, "--db", other]).status == 0)
-        #expect(try CLIRunner.run(["show", id, "--db", other]).stdout.contains("→ Drink water: done; Bed by ten: skip; Eat an apple: partly"))
+        #expect(try CLIRunner.run(["show", id, "--db", other]).stdout.contains("→ Drink water: done; Bed by ten: skipped; Eat an apple: partly"))
     }
 
     @Test("item 13: after the flow changed, the terminal offers to start anew (in the person's language); the old answers stay readable")

@@ -107,6 +107,62 @@ public enum EngineString: String, CaseIterable, Sendable {
     case showProbed = "show.probed"
     case showSafety = "show.safety"
 
+    // Answers as `reflect show` reads them back (the CSV export keeps its
+    // machine words), and checklist marks (`show`, `prep mark`).
+    case answerYes = "answer.yes"
+    case answerNo = "answer.no"
+    case answerAcknowledged = "answer.acknowledged"
+    case answerSkipped = "answer.skipped"
+    case answerNone = "answer.none"
+    case markDone = "mark.done"
+    case markPartly = "mark.partly"
+    case markSkip = "mark.skip"
+
+    // A safety category by its name (`reflect show`), never its id.
+    case safetyCategorySuicide = "safety.category.suicide"
+    case safetyCategorySelfHarm = "safety.category.self_harm"
+    case safetyCategoryCrisis = "safety.category.crisis"
+    case safetyCategoryAbuse = "safety.category.abuse"
+    case safetyCategorySubstanceAbuse = "safety.category.substance_abuse"
+
+    // `reflect delete`, `delete-all` and `import`.
+    case deleteDone = "delete.done"
+    case deleteAllWarning = "delete_all.warning"
+    case deleteAllContents = "delete_all.contents"
+    case deleteAllKeepCopy = "delete_all.keep_copy"
+    case deleteAllConfirm = "delete_all.confirm"
+    case deleteAllDone = "delete_all.done"
+    case importAdded = "import.added"
+    case importPresent = "import.present"
+    case importChat = "import.chat"
+
+    // `reflect prep` (the list's notes) and `reflect flows` (its columns).
+    case prepCore = "prep.core"
+    case prepArchived = "prep.archived"
+    case prepHiddenToday = "prep.hidden_today"
+    case flowsID = "flows.id"
+    case flowsTitle = "flows.title"
+    case flowsQuestions = "flows.questions"
+    case flowsMoods = "flows.moods"
+    case flowsFile = "flows.file"
+    case flowsBroken = "flows.broken"
+
+    // `reflect profile` and `reflect rate`.
+    case profileTone = "profile.tone"
+    case profileLength = "profile.length"
+    case profileActions = "profile.actions"
+    case profileAvoid = "profile.avoid"
+    case profileNone = "profile.none"
+    case toneWarm = "profile.tone.warm"
+    case toneDirect = "profile.tone.direct"
+    case toneCheerful = "profile.tone.cheerful"
+    case toneNeutral = "profile.tone.neutral"
+    case lengthShort = "profile.length.short"
+    case lengthMedium = "profile.length.medium"
+    case lengthLong = "profile.length.long"
+    case rateUp = "rate.up"
+    case rateDown = "rate.down"
+
     // `reflect progress` and `reflect coach context` in text form. Counts are
     // written as a label and a value ("Days in a row: 1"): the locale files
     // have no plural forms (docs/localization.md, "Counts").
@@ -139,6 +195,27 @@ public enum EngineString: String, CaseIterable, Sendable {
     /// `Calendar` numbers them), for calendar headers.
     public static func weekdayShort(_ n: Int) -> EngineString {
         [.weekdayShort1, .weekdayShort2, .weekdayShort3, .weekdayShort4, .weekdayShort5, .weekdayShort6, .weekdayShort7][(n - 1 + 7) % 7]
+    }
+
+    /// The name of a checklist mark ("partly"), as `reflect show` and
+    /// `reflect prep mark` write it.
+    public static func mark(_ mark: ChecklistMark) -> EngineString {
+        switch mark {
+        case .done: .markDone
+        case .partly: .markPartly
+        case .skip: .markSkip
+        }
+    }
+
+    /// The name of a safety category (`safety.category.self_harm`), never its id.
+    public static func safetyCategory(_ category: SafetyCategory) -> EngineString {
+        switch category {
+        case .suicide: .safetyCategorySuicide
+        case .selfHarm: .safetyCategorySelfHarm
+        case .crisis: .safetyCategoryCrisis
+        case .abuse: .safetyCategoryAbuse
+        case .substanceAbuse: .safetyCategorySubstanceAbuse
+        }
     }
 
     /// The message key of a validation code (`invalid.<code>`), nil for a

@@ -788,7 +788,7 @@ public struct FlowAPI {
     }
 
     /// `reflection.negative.q1`: lowercase words joined by dots, no spaces.
-    static func looksLikeKey(_ s: String) -> Bool {
+    package static func looksLikeKey(_ s: String) -> Bool {
         var s = s
         return s.withUTF8 { bytes in
             guard let last = bytes.last, last != UInt8(ascii: ".") else { return false }

@@ -79,9 +79,9 @@ extension ExportDocument {
     /// shown (`options`, in the flow's order), a checklist item by item in
     /// the flow's order with its mark. Without `options` (older answers),
     /// the ids, as ``plainText(_:)``.
-    public static func readable(_ v: AnswerValue, options: [PromptOption]?) -> String {
-        guard let options, !options.isEmpty else { return plainText(v) }
-        return readable(v, labels: options, unknown: { $0 })
+    public static func readable(_ v: AnswerValue, options: [PromptOption]?, words: ReadableWords = .machine) -> String {
+        guard let options, !options.isEmpty else { return plainText(v, words: words) }
+        return readable(v, labels: options, words: words, unknown: { $0 })
     }
 
     /// ``readable(_:options:)``, and for an answer stored without its
@@ -90,21 +90,22 @@ extension ExportDocument {
     /// longer offers reads "id (no longer an option)"; when no labels could
     /// be read, the ids with the reason ("… (label unknown: the flow … is no
     /// longer installed)").
-    /// A decimal answer is written with `numbers` (`reflect show`: the
-    /// person's language, "7,5"; the CSV: ``NumberText/machine``).
+    /// A decimal answer is written with `numbers`, yes / no, marks and a
+    /// skip with `words` (`reflect show`: the person's language, "7,5",
+    /// "ja"; the CSV: ``NumberText/machine``, ``ReadableWords/machine``).
     public static func readable(_ v: AnswerValue, options: [PromptOption]?, step: StepID,
-                                recovered: RecoveredOptionLabels?, numbers: NumberText = .machine) -> String {
+                                recovered: RecoveredOptionLabels?, numbers: NumberText = .machine, words: ReadableWords = .machine) -> String {
         if case .number(let d) = v { return numbers.format(d) }
-        if let options, !options.isEmpty { return readable(v, options: options) }
-        guard let recovered, v.choosesOptions else { return plainText(v) }
+        if let options, !options.isEmpty { return readable(v, options: options, words: words) }
+        guard let recovered, v.choosesOptions else { return plainText(v, words: words) }
         if let now = recovered.options[step], !now.isEmpty {
-            return readable(v, labels: now, unknown: { "\($0) (no longer an option)" })
+            return readable(v, labels: now, words: words, unknown: { "\($0) (no longer an option)" })
         }
-        return plainText(v) + " (label unknown: " + (recovered.unavailable ?? "the flow no longer asks this step") + ")"
+        return plainText(v, words: words) + " (label unknown: " + (recovered.unavailable ?? "the flow no longer asks this step") + ")"
     }
 
     /// The answer by `options`' labels; `unknown` for an id they do not list.
-    static func readable(_ v: AnswerValue, labels options: [PromptOption], unknown: (String) -> String) -> String {
+    static func readable(_ v: AnswerValue, labels options: [PromptOption], words: ReadableWords, unknown: (String) -> String) -> String {
         func label(_ id: String) -> String { options.first { $0.id == id }?.text ?? unknown(id) }
         switch v {
         case .choice(let id): return label(id)
@@ -112,25 +113,25 @@ extension ExportDocument {
             let chosen = Set(ids)
             // The flow's order, then any id the options do not list.
             let ordered = options.map(\.id).filter(chosen.contains) + ids.filter { id in !options.contains { $0.id == id } }
-            return ordered.isEmpty ? "(none)" : ordered.map(label).joined(separator: ", ")
+            return ordered.isEmpty ? words.none : ordered.map(label).joined(separator: ", ")
         case .checklist(let marks):
             let ordered = options.map(\.id).filter { marks[$0] != nil } + marks.keys.sorted().filter { id in !options.contains { $0.id == id } }
-            return ordered.compactMap { id in marks[id].map { "\(label(id)): \($0.rawValue)" } }.joined(separator: "; ")
-        default: return plainText(v)
+            return ordered.compactMap { id in marks[id].map { "\(label(id)): \(words.mark($0))" } }.joined(separator: "; ")
+        default: return plainText(v, words: words)
         }
     }
 
-    public static func plainText(_ v: AnswerValue) -> String {
+    public static func plainText(_ v: AnswerValue, words: ReadableWords = .machine) -> String {
         switch v {
         case .text(let s): s
         case .integer(let i): "\(i)"
         case .number(let d): NumberScale.format(d)
-        case .boolean(let b): b ? "yes" : "no"
+        case .boolean(let b): b ? words.yes : words.no
         case .choice(let id): id
         case .choices(let ids): ids.joined(separator: ";")
-        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ";")
-        case .acknowledged: "done"
-        case .skipped: "(skipped)"
+        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key)=\(words.mark($0.value))" }.joined(separator: ";")
+        case .acknowledged: words.acknowledged
+        case .skipped: words.skipped
         }
     }
 
