@@ -160,7 +160,7 @@ struct NewUserTests {
         #expect(lines.count >= 4)
         // The FILE column starts at the same screen column on every line.
         let columns = lines.compactMap { line -> Int? in
-            guard let r = line.range(of: "flows/") ?? line.range(of: "FILE") else { return nil }
+            guard let r = line.range(of: "flows/") ?? line.range(of: "ファイル") else { return nil }
             return line[..<r.lowerBound].reduce(0) { w, ch in
                 w + (ch.unicodeScalars.first.map { (0x3000...0x9FFF).contains($0.value) || (0xAC00...0xD7A3).contains($0.value) || (0xFF00...0xFF60).contains($0.value) } == true ? 2 : 1)
             }
