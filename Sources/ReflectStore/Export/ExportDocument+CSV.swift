@@ -129,7 +129,7 @@ extension ExportDocument {
         case .boolean(let b): b ? words.yes : words.no
         case .choice(let id): id
         case .choices(let ids): ids.joined(separator: ";")
-        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key)=\(words.mark($0.value))" }.joined(separator: ";")
+        case .checklist(let marks): marks.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.rawValue)" }.joined(separator: ";")
         case .acknowledged: words.acknowledged
         case .skipped: words.skipped
         }
