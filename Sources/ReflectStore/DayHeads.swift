@@ -7,10 +7,11 @@ import Darwin
 #endif
 
 // What the writer connection knows of day sets' last rows (Store+DayRuns.swift)
-// between journalled answers, so that an answer does not read again, in a
-// b-tree that deepens with every year of use, what this process wrote or
-// read in an earlier answer: the person's showed-up day (every answer after
-// the first of the day), a step's day answered again, a completion's day.
+// and ids (`day_set`, migration v24) between journalled answers, so that an
+// answer does not read again, in a b-tree that deepens with every year of
+// use, what this process wrote or read in an earlier answer: the person's
+// showed-up day (every answer after the first of the day), a step's day
+// answered again, a completion's day.
 //
 // Trust, as for the answer write's pending marker (AnswerWrite.swift):
 // - across transactions, only while SQLite's data version for the file
@@ -28,6 +29,8 @@ import Darwin
 //   keeps them; a set whose figures are computed again (a day before its
 //   last) is forgotten;
 // - a failed transaction forgets everything (its rows were rolled back).
+// A step set's id is kept under the same rule as its last row: `day_set`
+// rows are removed only by a delete-all, which is another transaction.
 
 /// A set's last stored row, as the writer connection knows it.
 enum DayHead: Equatable {
@@ -37,7 +40,8 @@ enum DayHead: Equatable {
     case last(day: Int, nth: Int, run: Int, best: Int)
 }
 
-/// The writer connection's known last rows: of one person's showed-up days
+/// The writer connection's known last rows (with where each set's days are
+/// stored, ``DayRows``): of one person's showed-up days
 /// (the set every answer marks) and of the few step sets it wrote or read
 /// last, newest replacing oldest. A lookup compares a few keys and hashes
 /// nothing. Used only inside the writer's access (GRDB serializes it): no
@@ -47,7 +51,7 @@ final class DayHeads: @unchecked Sendable {
     static let stepCapacity = 4
     let connection: OpaquePointer
     private var showedUp: (user: String, head: DayHead)?
-    private var steps: [(set: DaySet, head: DayHead)] = []
+    private var steps: [(set: DaySet, rows: DayRows, head: DayHead)] = []
     /// Where the next new step set goes once full.
     private var oldest = 0
 
@@ -56,7 +60,7 @@ final class DayHeads: @unchecked Sendable {
         steps.reserveCapacity(Self.stepCapacity)
     }
 
-    /// Where a set's known head is kept (``head(at:)``, ``set(_:at:)``).
+    /// Where a set's known head is kept (``known(at:)``, ``set(_:_:_:at:)``).
     enum Slot {
         case showedUp
         case step(Int)
@@ -75,16 +79,18 @@ final class DayHeads: @unchecked Sendable {
         return .none
     }
 
-    func head(at slot: Slot) -> DayHead? {
+    /// Where the set in `slot` is stored, and its head.
+    func known(at slot: Slot) -> (rows: DayRows, head: DayHead)? {
         switch slot {
-        case .showedUp: showedUp?.head
-        case .step(let i): steps[i].head
+        case .showedUp: showedUp.map { (.showedUp(user: $0.user), $0.head) }
+        case .step(let i): (steps[i].rows, steps[i].head)
         case .none: nil
         }
     }
 
-    /// Records `set`'s head, in `slot` when it is known there already.
-    func set(_ set: DaySet, _ head: DayHead, at slot: Slot) {
+    /// Records `set`'s head (its days stored in `rows`), in `slot` when it
+    /// is known there already.
+    func set(_ set: DaySet, _ rows: DayRows, _ head: DayHead, at slot: Slot) {
         switch slot {
         case .showedUp: showedUp?.head = head
         case .step(let i): steps[i].head = head
@@ -93,23 +99,25 @@ final class DayHeads: @unchecked Sendable {
             case .showedUp(let user): showedUp = (user, head)
             case .step:
                 if steps.count < Self.stepCapacity {
-                    steps.append((set, head))
+                    steps.append((set, rows, head))
                 } else {
-                    steps[oldest] = (set, head)
+                    steps[oldest] = (set, rows, head)
                     oldest = (oldest + 1) % Self.stepCapacity
                 }
             }
         }
     }
 
-    /// Forgets `set` (its figures are being computed again).
-    func forget(_ set: DaySet) {
-        switch slot(of: set) {
-        case .showedUp: showedUp = nil
-        case .step(let i):
-            steps.remove(at: i)
-            oldest = 0
-        case .none: break
+    /// Forgets the set stored in `rows` (its figures are being computed again).
+    func forget(_ rows: DayRows) {
+        switch rows {
+        case .showedUp(let user):
+            if showedUp?.user == user { showedUp = nil }
+        case .step, .stepBeforeV24:
+            if let i = steps.firstIndex(where: { $0.rows == rows }) {
+                steps.remove(at: i)
+                oldest = 0
+            }
         }
     }
 

@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 23
+    static let schemaVersion = 24
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -22,7 +22,7 @@ enum Migrations {
     static let tables: Set<String> = ["session", "answer", "distortion", "session_event", "mood_entry", "celebration",
                                       "achievement", "experiment_exposure", "generated_text",
                                       "setting", "prep_item", "prep_mark", "craving_note", "experiment_assignment",
-                                      "showed_up_day", "step_day", "achievement_reset",
+                                      "showed_up_day", "step_day", "day_set", "achievement_reset",
                                       "answer_theme",
                                       "chat_message",
                                       "entry_text", "entry_search", "reply_rating", "personalization_profile",
@@ -473,7 +473,7 @@ enum Migrations {
             // one (Store.markActivity), which needs every stored history to
             // have what it earned recorded: an import could leave that
             // undone until the next new day. Done once here, for everyone.
-            try Store.recordAllAchievements(in: db)
+            try Store.recordAllAchievements(layout: .beforeV21, in: db)
             try db.execute(sql: "PRAGMA user_version = 14")
         }
         register("v15: the weekly digest's narration, kept by the data it was made from") { db in
@@ -590,7 +590,7 @@ enum Migrations {
             // what rows written since already marked is there, and stays.
             // Its days get their running figures from v21, which
             // computes them for every stored day.
-            try Store.markStoredActivity(in: db, runningFigures: false)
+            try Store.markStoredActivity(in: db, layout: .beforeV21)
             try db.execute(sql: "PRAGMA user_version = 20")
         }
         register("v21: showed-up and step days keep their running count and streaks, so a session's progress facts do not read the history") { db in
@@ -604,7 +604,7 @@ enum Migrations {
                     try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN \(column) INTEGER NOT NULL DEFAULT 0")
                 }
             }
-            try Store.renumberAllDays(in: db)
+            try Store.renumberAllDaysBeforeV24(in: db)
             try db.execute(sql: "PRAGMA user_version = 21")
         }
         register("v22: the other closed sets of values are checked by comparisons, not lists SQLite builds at every write") { db in
@@ -675,6 +675,39 @@ enum Migrations {
             // NULL for arms stored before: they hold under any seed.
             try db.execute(sql: "ALTER TABLE experiment_assignment ADD COLUMN seed TEXT")
             try db.execute(sql: "PRAGMA user_version = 23")
+        }
+        register("v24: a step's days are keyed by an integer id of their set, so an answer costs the same after ten years of use") { db in
+            // `step_day` was keyed by (user, flow, step, kind, day): every
+            // level of its b-tree compared up to four texts again, and a
+            // journalled answer reads a set's last day and inserts one (a
+            // ten-year history made the answer ≈ 8k instructions dearer).
+            // `day_set` gives each person's flow, step and kind an id (its
+            // kind checked as v19 did); `step_day` is keyed by (set_id, day)
+            // with the same running figures (v21), copied unchanged. A
+            // set's row is made with its first day (Store.insertDay) and
+            // removed only by a delete-all.
+            try db.execute(sql: """
+                CREATE TABLE day_set (id INTEGER PRIMARY KEY, user TEXT NOT NULL, flow TEXT NOT NULL, step TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind = 'saved' OR kind = 'positive' OR kind = 'completed' OR kind = 'logged'),
+                    UNIQUE (user, flow, step, kind))
+                """)
+            try db.execute(sql: """
+                INSERT INTO day_set (user, flow, step, kind)
+                SELECT user, flow, step, kind FROM step_day GROUP BY user, flow, step, kind ORDER BY user, flow, step, kind
+                """)
+            try db.execute(sql: """
+                CREATE TABLE step_day_v24 (set_id INTEGER NOT NULL, day INTEGER NOT NULL,
+                    nth INTEGER NOT NULL DEFAULT 0, run INTEGER NOT NULL DEFAULT 0, best INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (set_id, day)) WITHOUT ROWID
+                """)
+            try db.execute(sql: """
+                INSERT INTO step_day_v24 (set_id, day, nth, run, best)
+                SELECT s.id, d.day, d.nth, d.run, d.best FROM step_day d
+                JOIN day_set s ON s.user = d.user AND s.flow = d.flow AND s.step = d.step AND s.kind = d.kind
+                """)
+            try db.execute(sql: "DROP TABLE step_day")
+            try db.execute(sql: "ALTER TABLE step_day_v24 RENAME TO step_day")
+            try db.execute(sql: "PRAGMA user_version = 24")
         }
         return m
     }

@@ -22,9 +22,10 @@ extension Store {
     /// - a mood entry (`logged` `mood`), a day's prep marks (`prep`) and a
     ///   craving note (`craving`), on their days.
     /// Then records what the added days earned (``markActivity(_:user:in:)``).
-    /// `runningFigures`: false only where the showed-up and step days have
-    /// no running figures yet (v20 itself; v21 computes them).
-    static func markStoredActivity(in db: Database, runningFigures: Bool = true) throws {
+    /// `layout`: `.beforeV21` only for v20 itself, where the showed-up and
+    /// step days have no running figures yet (v21 computes them) and step
+    /// days are keyed by their set's texts (v24 gives sets ids).
+    static func markStoredActivity(in db: Database, layout: DayLayout = .current) throws {
         struct Owner {
             var user: String
             var flow: String
@@ -62,7 +63,7 @@ extension Store {
             let marks = activity[user, default: []].sorted {
                 ($0.day, $0.flow, $0.step, $0.kind.rawValue) < ($1.day, $1.flow, $1.step, $1.kind.rawValue)
             }
-            try markActivity(marks, user: user, runningFigures: runningFigures, in: db)
+            try markActivity(marks, user: user, layout: layout, in: db)
         }
     }
 }

@@ -73,42 +73,43 @@ extension Store {
     /// full, once, as before: an earlier day of the batch can complete a run
     /// that reaches a length before a later one does.
     public static func markActivity(_ marks: [ActivityMark], user: String, in db: Database) throws {
-        try markActivity(marks, user: user, runningFigures: true, in: db)
+        try markActivity(marks, user: user, layout: .current, in: db)
     }
 
-    /// ``markActivity(_:user:in:)``; `runningFigures` false only for a
-    /// schema before v21 (migration v20's back-fill), whose showed-up and
-    /// step days have no running figures yet: v21 computes them for every
-    /// stored day.
-    static func markActivity(_ marks: [ActivityMark], user: String, runningFigures: Bool, in db: Database) throws {
+    /// ``markActivity(_:user:in:)``; `layout` `.beforeV21` only for
+    /// migration v20's back-fill, whose showed-up and step days have no
+    /// running figures yet (v21 computes them for every stored day) and
+    /// whose step days are keyed by their set's texts (v24 gives each set
+    /// an id).
+    static func markActivity(_ marks: [ActivityMark], user: String, layout: DayLayout, in db: Database) throws {
         guard !marks.isEmpty else { return }
         var renumber = DayRenumbering()
-        // Each returns whether the day was added (Store+DayRuns.swift keeps
-        // the days' running figures).
-        func insertDay(_ m: ActivityMark) throws -> Bool {
-            guard runningFigures else {
+        // Each returns where the set's days are when the day was added
+        // (Store+DayRuns.swift keeps the days' running figures).
+        func insertDay(_ m: ActivityMark) throws -> DayRows? {
+            guard layout == .current else {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO showed_up_day (user, day) VALUES (?, ?)").execute(arguments: [user, m.day.ordinal])
-                return db.changesCount > 0
+                return db.changesCount > 0 ? .showedUp(user: user) : nil
             }
             return try Store.insertDay(.showedUp(user: user), day: m.day.ordinal, in: db, renumber: &renumber)
         }
-        func insertStep(_ m: ActivityMark) throws -> Bool {
-            guard runningFigures else {
+        func insertStep(_ m: ActivityMark) throws -> DayRows? {
+            guard layout == .current else {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)")
                     .execute(arguments: [user, m.flow, m.step, m.kind.rawValue, m.day.ordinal])
-                return db.changesCount > 0
+                return db.changesCount > 0 ? .stepBeforeV24(user: user, flow: m.flow, step: m.step, kind: m.kind.rawValue) : nil
             }
             return try Store.insertDay(.step(user: user, m), day: m.day.ordinal, in: db, renumber: &renumber)
         }
         if marks.contains(where: { $0.day != marks[0].day }) {
             var changed = false
             for m in marks {
-                changed = try insertDay(m) || changed
-                let added = try insertStep(m)
+                changed = try insertDay(m) != nil || changed
+                let added = try insertStep(m) != nil
                 changed = changed || (added && AchievementRules.reads(m))
             }
             try renumber.apply(in: db)
-            if changed { try recordAchievements(user: user, in: db) }
+            if changed { try recordAchievements(user: user, layout: layout, in: db) }
             return
         }
         // One day: each new day of a set is looked at right after it is
@@ -116,38 +117,30 @@ extension Store {
         // day): the history before it has everything it earned recorded,
         // which is what makes its window enough (``AchievementTrack``).
         var reset: CalendarDay??
-        func added(_ track: AchievementTrack, _ m: ActivityMark) throws {
+        func added(_ track: AchievementTrack, _ rows: DayRows, _ m: ActivityMark) throws {
             if reset == nil { reset = .some(try resetDay(user: user, in: db)) }
             var window = track.window(around: m.day)
             if let r = reset ?? nil {
                 guard m.day > r else { return }
                 window = max(window.lowerBound, r.adding(days: 1))...window.upperBound
             }
-            let nearby = try days(of: track, user: user, mark: m, in: window, db: db)
+            let nearby = try days(of: rows, in: window, db: db)
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
             for (achievement, earnedOn) in track.earned(by: nearby) {
                 try insert.execute(arguments: [user, achievement.key, earnedOn.description])
             }
         }
         for m in marks {
-            if try insertDay(m) { try added(.showedUp, m) }
-            if try insertStep(m), let track = AchievementTrack(mark: m) { try added(track, m) }
+            if let rows = try insertDay(m) { try added(.showedUp, rows, m) }
+            if let rows = try insertStep(m), let track = AchievementTrack(mark: m) { try added(track, rows, m) }
         }
         try renumber.apply(in: db)
     }
 
-    /// The days of `track` within `range` (step marks: of the mark's flow, step and kind).
-    private static func days(of track: AchievementTrack, user: String, mark: ActivityMark, in range: ClosedRange<CalendarDay>,
-                             db: Database) throws -> ShowedUpDays {
-        let days: [Int]
-        if track == .showedUp {
-            days = try Int.fetchAll(db.cachedStatement(sql: "SELECT day FROM showed_up_day WHERE user = ? AND day BETWEEN ? AND ? ORDER BY day"),
-                                    arguments: [user, range.lowerBound.ordinal, range.upperBound.ordinal])
-        } else {
-            days = try Int.fetchAll(db.cachedStatement(sql: """
-                SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? AND day BETWEEN ? AND ? ORDER BY day
-                """), arguments: [user, mark.flow, mark.step, mark.kind.rawValue, range.lowerBound.ordinal, range.upperBound.ordinal])
-        }
+    /// The days stored in `rows` within `range`.
+    private static func days(of rows: DayRows, in range: ClosedRange<CalendarDay>, db: Database) throws -> ShowedUpDays {
+        let days = try Int.fetchAll(db.cachedStatement(sql: rows.daysBetweenSQL),
+                                    arguments: rows.keyValues + [range.lowerBound.ordinal, range.upperBound.ordinal])
         return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
     }
 
@@ -162,38 +155,47 @@ extension Store {
     /// history changes other than through ``markActivity(_:user:in:)``
     /// (import, reset, migration v14), so that every stored history has
     /// what it earned recorded: what the incremental form relies on.
-    static func recordAchievements(user: String, in db: Database) throws {
-        let history = try achievementHistory(user: user, in: db).after(try resetDay(user: user, in: db))
+    static func recordAchievements(user: String, layout: DayLayout = .current, in db: Database) throws {
+        let history = try achievementHistory(user: user, layout: layout, in: db).after(try resetDay(user: user, in: db))
         let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO achievement (user, key, achieved_at) VALUES (?, ?, ?)")
         for (achievement, day) in AchievementRules.earned(by: history) {
             try insert.execute(arguments: [user, achievement.key, day.description])
         }
     }
 
-    /// ``recordAchievements(user:in:)`` for every person with activity stored.
-    static func recordAllAchievements(in db: Database) throws {
-        for user in try String.fetchAll(db, sql: "SELECT DISTINCT user FROM showed_up_day UNION SELECT DISTINCT user FROM step_day") {
-            try recordAchievements(user: user, in: db)
+    /// ``recordAchievements(user:in:)`` for every person with activity
+    /// stored (migration v14, on the layout before v21).
+    static func recordAllAchievements(layout: DayLayout, in db: Database) throws {
+        let users = layout == .current ? "SELECT DISTINCT user FROM showed_up_day UNION SELECT DISTINCT user FROM day_set"
+                                       : "SELECT DISTINCT user FROM showed_up_day UNION SELECT DISTINCT user FROM step_day"
+        for user in try String.fetchAll(db, sql: users) {
+            try recordAchievements(user: user, layout: layout, in: db)
         }
     }
 
-    static func achievementHistory(user: String, in db: Database) throws -> AchievementHistory {
-        AchievementHistory(
+    static func achievementHistory(user: String, layout: DayLayout = .current, in db: Database) throws -> AchievementHistory {
+        func days(_ flow: String, _ step: String, _ kind: ActivityMark.Kind) throws -> ShowedUpDays {
+            try Store.days(of: .step(user: user, flow: flow, step: step, kind: kind.rawValue), layout: layout, in: db)
+        }
+        return AchievementHistory(
             showedUp: try showedUpDays(user: user, in: db),
-            morningsCompleted: try stepDays(user: user, flow: AchievementRules.morningFlow, step: "", kind: .completed, in: db),
-            eveningsWithPrepDone: try stepDays(user: user, flow: AchievementRules.eveningFlow, step: AchievementRules.prepStep.rawValue, kind: .positive, in: db),
-            stressResponses: try stepDays(user: user, flow: AchievementRules.morningFlow, step: AchievementRules.stressStep.rawValue, kind: .saved, in: db))
+            morningsCompleted: try days(AchievementRules.morningFlow, "", .completed),
+            eveningsWithPrepDone: try days(AchievementRules.eveningFlow, AchievementRules.prepStep.rawValue, .positive),
+            stressResponses: try days(AchievementRules.morningFlow, AchievementRules.stressStep.rawValue, .saved))
     }
 
     static func showedUpDays(user: String, in db: Database) throws -> ShowedUpDays {
-        let days = try Int.fetchAll(db.cachedStatement(sql: "SELECT day FROM showed_up_day WHERE user = ? ORDER BY day"), arguments: [user])
-        return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
+        try days(of: .showedUp(user: user), in: db)
     }
 
     static func stepDays(user: String, flow: String, step: String, kind: ActivityMark.Kind, in db: Database) throws -> ShowedUpDays {
-        let days = try Int.fetchAll(db.cachedStatement(sql: """
-            SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? ORDER BY day
-            """), arguments: [user, flow, step, kind.rawValue])
+        try days(of: .step(user: user, flow: flow, step: step, kind: kind.rawValue), in: db)
+    }
+
+    /// Every day of `set`, ascending.
+    static func days(of set: DaySet, layout: DayLayout = .current, in db: Database) throws -> ShowedUpDays {
+        guard let rows = try rows(of: set, layout: layout, in: db) else { return ShowedUpDays(ascending: []) }
+        let days = try Int.fetchAll(db.cachedStatement(sql: rows.allDaysSQL), arguments: rows.keyValues)
         return ShowedUpDays(ascending: days.map(CalendarDay.init(ordinal:)))
     }
 
@@ -220,8 +222,10 @@ extension Store {
     public func flowStepDays(user: String, flow: String) throws(StoreError) -> [String: [ActivityMark.Kind: ShowedUpDays]] {
         try read { db in
             var out: [String: [ActivityMark.Kind: [CalendarDay]]] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT step, kind, day FROM step_day WHERE user = ? AND flow = ? ORDER BY step, kind, day",
-                                        arguments: [user, flow]) {
+            for row in try Row.fetchAll(db, sql: """
+                SELECT s.step, s.kind, d.day FROM day_set s JOIN step_day d ON d.set_id = s.id
+                WHERE s.user = ? AND s.flow = ? ORDER BY s.step, s.kind, d.day
+                """, arguments: [user, flow]) {
                 let step: String = row["step"]
                 guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else { continue }
                 out[step, default: [:]][kind, default: []].append(CalendarDay(ordinal: row["day"]))
@@ -236,18 +240,12 @@ extension Store {
     }
 
     /// Whether any flow was completed on `day`: one probe per flow the
-    /// person used (the primary key's order), not a scan of their days.
+    /// person completed (its completions' set), not a scan of their days.
     static func anyFlowCompleted(user: String, on day: CalendarDay, in db: Database) throws -> Bool {
-        let next = try db.cachedStatement(sql: "SELECT flow FROM step_day WHERE user = ? AND flow > ? ORDER BY flow LIMIT 1")
-        let completed = try db.cachedStatement(sql: """
-            SELECT EXISTS (SELECT 1 FROM step_day WHERE user = ? AND flow = ? AND step = '' AND kind = 'completed' AND day = ?)
-            """)
-        var flow = ""
-        while let found = try String.fetchOne(next, arguments: [user, flow]) {
-            flow = found
-            if try Bool.fetchOne(completed, arguments: [user, flow, day.ordinal]) == true { return true }
-        }
-        return false
+        try Bool.fetchOne(db.cachedStatement(sql: """
+            SELECT EXISTS (SELECT 1 FROM day_set s JOIN step_day d ON d.set_id = s.id AND d.day = ?
+                           WHERE s.user = ? AND s.step = '' AND s.kind = 'completed')
+            """), arguments: [day.ordinal, user]) == true
     }
 
     /// The person's achievements, in the order they were earned.
@@ -321,8 +319,8 @@ extension Store {
             let reset = try Store.resetDay(user: user, in: db).flatMap { today > $0 ? $0.adding(days: 1) : nil }
             func sinceReset(_ step: String, _ kind: ActivityMark.Kind, _ f: DayFigures) throws -> Int {
                 guard let reset else { return f.days }
-                return try Store.figures(of: .step(user: user, flow: flow, step: step, kind: kind.rawValue), today: today, since: reset,
-                                         in: db).recent
+                return try Store.figures(of: DaySet.step(user: user, flow: flow, step: step, kind: kind.rawValue), today: today,
+                                         since: reset, in: db).recent
             }
             func progress(_ step: String, saved: ActivityMark.Kind) throws -> StepProgress {
                 let mine = figures[step]?[saved] ?? DayFigures()
@@ -355,7 +353,10 @@ extension Store {
         p.showedUpDays = try Row.fetchAll(db, sql: "SELECT user, day FROM showed_up_day ORDER BY user, day").map {
             ExportedShowedUpDay(user: $0["user"], day: CalendarDay(ordinal: $0["day"]))
         }
-        for row in try Row.fetchAll(db, sql: "SELECT user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day") {
+        for row in try Row.fetchAll(db, sql: """
+            SELECT s.user, s.flow, s.step, s.kind, d.day FROM day_set s JOIN step_day d ON d.set_id = s.id
+            ORDER BY s.user, s.flow, s.step, s.kind, d.day
+            """) {
             guard let kind = ActivityMark.Kind(rawValue: row["kind"]) else {
                 problems.append("step day \(Store.label(row["flow"]))/\(Store.label(row["step"])): unknown kind \(Store.label(row["kind"])); left out")
                 continue
@@ -380,11 +381,11 @@ extension Store {
     static func importProgress(_ p: ExportedProgress, in db: Database) throws {
         var renumber = DayRenumbering()
         for d in p.showedUpDays {
-            _ = try insertDay(.showedUp(user: d.user), day: d.day.ordinal, in: db, renumber: &renumber)
+            try insertDay(.showedUp(user: d.user), day: d.day.ordinal, in: db, renumber: &renumber)
         }
         for s in p.stepDays {
-            _ = try insertDay(.step(user: s.user, flow: s.flow, step: s.step, kind: s.kind.rawValue), day: s.day.ordinal,
-                              in: db, renumber: &renumber)
+            try insertDay(.step(user: s.user, flow: s.flow, step: s.step, kind: s.kind.rawValue), day: s.day.ordinal,
+                          in: db, renumber: &renumber)
         }
         try renumber.apply(in: db)
         for a in p.achievements {

@@ -39,7 +39,11 @@ struct LegacyOptionLabelsCLITests {
         DROP TABLE answer; ALTER TABLE answer_v11 RENAME TO answer;
         ALTER TABLE session DROP COLUMN set_aside_at; ALTER TABLE session DROP COLUMN recalled;
         ALTER TABLE showed_up_day DROP COLUMN nth; ALTER TABLE showed_up_day DROP COLUMN run; ALTER TABLE showed_up_day DROP COLUMN best;
-        ALTER TABLE step_day DROP COLUMN nth; ALTER TABLE step_day DROP COLUMN run; ALTER TABLE step_day DROP COLUMN best;
+        CREATE TABLE step_day_v11 (user TEXT NOT NULL, flow TEXT NOT NULL, step TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('saved', 'positive', 'completed', 'logged')), day INTEGER NOT NULL,
+            PRIMARY KEY (user, flow, step, kind, day)) WITHOUT ROWID;
+        INSERT INTO step_day_v11 SELECT user, flow, step, kind, day FROM step_day JOIN day_set ON day_set.id = step_day.set_id;
+        DROP TABLE step_day; DROP TABLE day_set; ALTER TABLE step_day_v11 RENAME TO step_day;
         ALTER TABLE experiment_assignment DROP COLUMN seed;
         DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 11;
         PRAGMA user_version = 11;

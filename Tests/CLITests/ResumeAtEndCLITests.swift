@@ -28,7 +28,7 @@ struct ResumeAtEndCLITests {
             return try rows("SELECT id, status, completed_at, pre, post FROM session")
                 + rows("SELECT * FROM mood_entry ORDER BY user, day")
                 + rows("SELECT * FROM showed_up_day ORDER BY user, day")
-                + rows("SELECT * FROM step_day ORDER BY user, flow, step, kind, day")
+                + rows("SELECT user, flow, step, kind, day, nth, run, best FROM step_day JOIN day_set ON day_set.id = step_day.set_id ORDER BY user, flow, step, kind, day")
                 + rows("SELECT * FROM achievement ORDER BY user, key")
         }
     }
@@ -47,7 +47,9 @@ struct ResumeAtEndCLITests {
         try DatabaseQueue(path: resumed).writeWithoutTransaction { db in
             try db.execute(sql: """
                 UPDATE session SET status = 'active', completed_at = NULL, pre = NULL, post = NULL;
-                DELETE FROM mood_entry; DELETE FROM step_day WHERE kind = 'completed' OR (flow = '' AND step = 'mood');
+                DELETE FROM mood_entry;
+                DELETE FROM step_day WHERE set_id IN (SELECT id FROM day_set WHERE kind = 'completed' OR (flow = '' AND step = 'mood'));
+                DELETE FROM day_set WHERE id NOT IN (SELECT set_id FROM step_day);
                 """)
         }
         let id = try #require(try DatabaseQueue(path: resumed).read { db in try String.fetchOne(db, sql: "SELECT id FROM session") })

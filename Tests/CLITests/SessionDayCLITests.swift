@@ -19,7 +19,7 @@ struct SessionDayCLITests {
     func days(_ db: String) throws -> [String] {
         try DatabaseQueue(path: db).read { db in
             try Row.fetchAll(db, sql: "SELECT 'showed_up', user, day FROM showed_up_day ORDER BY user, day").map { "\($0)" }
-                + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day").map { "\($0)" }
+                + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM step_day JOIN day_set ON day_set.id = step_day.set_id ORDER BY user, flow, step, kind, day").map { "\($0)" }
         }
     }
 
@@ -45,7 +45,7 @@ struct SessionDayCLITests {
         let liveDays = try days(live)
         #expect(try DatabaseQueue(path: live).read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM answer") } == 2)
         let (steps, allDays) = try DatabaseQueue(path: live).read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(DISTINCT step) FROM step_day WHERE kind = 'saved'") ?? 0,
+            (try Int.fetchOne(db, sql: "SELECT count(DISTINCT step) FROM step_day JOIN day_set ON day_set.id = step_day.set_id WHERE kind = 'saved'") ?? 0,
              try Int.fetchAll(db, sql: "SELECT day FROM step_day UNION SELECT day FROM showed_up_day ORDER BY day"))
         }
         #expect(steps == 2, "both answers count: \(liveDays)")

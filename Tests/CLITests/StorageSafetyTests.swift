@@ -124,7 +124,7 @@ struct StorageSafetyTests {
                     DROP TABLE chat_message;
                     DROP INDEX experiment_exposure_session; ALTER TABLE experiment_exposure DROP COLUMN completed;
                     ALTER TABLE experiment_exposure DROP COLUMN intensity_change; ALTER TABLE experiment_exposure DROP COLUMN returned;
-                    DROP TABLE showed_up_day; DROP TABLE step_day; DROP TABLE achievement_reset;
+                    DROP TABLE showed_up_day; DROP TABLE step_day; DROP TABLE day_set; DROP TABLE achievement_reset;
                     DELETE FROM grdb_migrations WHERE (identifier NOT LIKE 'v1%' AND identifier NOT LIKE 'v2%')
                         OR CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) >= 21
                     """)

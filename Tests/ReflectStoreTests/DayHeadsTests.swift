@@ -121,7 +121,7 @@ struct DayHeadsTests {
         let rows = try store.writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT user, '', '', '', day, nth, run, best FROM showed_up_day
-                UNION ALL SELECT user, flow, step, kind, day, nth, run, best FROM step_day
+                UNION ALL SELECT user, flow, step, kind, day, nth, run, best FROM \(stepDaysWithTexts)
                 ORDER BY 1, 2, 3, 4, 5
                 """)
         }

@@ -57,7 +57,7 @@ struct ImportSessionDayTests {
         let report = try store.importDocument(ExportDocument(exportedAt: "2026-11-24T00:00:00Z", sessions: sessions, moodEntries: []))
         #expect(report.sessionsAdded == sessions.count)
         let marked = try store.writer.read { db in
-            Set(try Row.fetchAll(db, sql: "SELECT flow, step, kind, day FROM step_day WHERE user = 'u'").map { row -> String in
+            Set(try Row.fetchAll(db, sql: "SELECT flow, step, kind, day FROM \(stepDaysWithTexts) WHERE user = 'u'").map { row -> String in
                 let flow: String = row["flow"], step: String = row["step"], kind: String = row["kind"], day: Int = row["day"]
                 return "\(flow)/\(step)/\(kind)/\(day)"
             })

@@ -52,6 +52,7 @@ struct MigrationV19Tests {
         let path = try oldDatabase()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let insert = "INSERT OR IGNORE INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)"
+        let setInsert = "INSERT OR IGNORE INTO day_set (user, flow, step, kind) VALUES (?, ?, ?, ?)"
         let queue = try DatabaseQueue(path: path)
         #expect(try queue.read { db in try Self.opensEphemeral(insert, in: db) }, "v17's CHECK builds the list at every insert")
         try queue.close()
@@ -60,21 +61,22 @@ struct MigrationV19Tests {
         // On the writer's connection: a read-only one compiles no constraint checks.
         try store.writer.writeWithoutTransaction { db in
             #expect(try Int.fetchOne(db, sql: "PRAGMA user_version") == Migrations.schemaVersion)
-            let rows = try Row.fetchAll(db, sql: "SELECT user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day")
+            let rows = try Row.fetchAll(db, sql: "SELECT user, flow, step, kind, day FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind, day")
             let kept = rows.map { "\($0["user"] as String)|\($0["flow"] as String)|\($0["step"] as String)|\($0["kind"] as String)|\($0["day"] as Int)" }
             #expect(kept.sorted() == Self.days.map { "\($0.user)|\($0.flow)|\($0.step)|\($0.kind)|\($0.day)" }.sorted())
-            #expect(try !Self.opensEphemeral(insert, in: db))
+            // (Since v24 the kind is its set's, checked in `day_set`.)
+            #expect(try !Self.opensEphemeral(setInsert, in: db))
             #expect(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'step_day%'") == ["step_day"])
         }
         try store.writer.write { db in
             // (OR IGNORE would skip the row without an error: a plain INSERT.)
             #expect(throws: DatabaseError.self) {
-                try db.execute(sql: "INSERT INTO step_day (user, flow, step, kind, day) VALUES (?, ?, ?, ?, ?)",
-                               arguments: ["default", "reflection.negative", "situation", "sometimes", 20_402])
+                try db.execute(sql: "INSERT INTO day_set (user, flow, step, kind) VALUES (?, ?, ?, ?)",
+                               arguments: ["default", "reflection.negative", "situation", "sometimes"])
             }
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM step_day WHERE day = 20402") == 0)
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM day_set WHERE kind = 'sometimes'") == 0)
             for kind in ActivityMark.Kind.allCases {
-                try db.execute(sql: insert, arguments: ["default", "reflection.negative", "situation", kind.rawValue, 20_403])
+                try db.execute(sql: setInsert, arguments: ["default", "reflection.negative", "situation.new", kind.rawValue])
                 #expect(db.changesCount == 1, "\(kind)")
             }
         }
@@ -94,7 +96,7 @@ struct MigrationV19Tests {
     func answerPathInserts() throws {
         let store = try temporaryStore()
         try store.writer.writeWithoutTransaction { db in
-            for table in ["answer", "entry_pending", "showed_up_day", "step_day", "answer_theme", "achievement", "session_event",
+            for table in ["answer", "entry_pending", "showed_up_day", "step_day", "day_set", "answer_theme", "achievement", "session_event",
                           "distortion"] {
                 let columns = try db.columns(in: table).map(\.name)
                 let sql = "INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

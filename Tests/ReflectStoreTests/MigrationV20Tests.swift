@@ -52,7 +52,7 @@ struct MigrationV20Tests {
     /// The rows the test holds to: what streaks and achievements read.
     static func progress(_ db: Database) throws -> [String] {
         try Row.fetchAll(db, sql: "SELECT 'showed_up', user, day FROM showed_up_day ORDER BY user, day").map { "\($0)" }
-            + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day").map { "\($0)" }
+            + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind, day").map { "\($0)" }
             + Row.fetchAll(db, sql: "SELECT 'achievement', user, key, achieved_at FROM achievement ORDER BY user, key").map { "\($0)" }
     }
 

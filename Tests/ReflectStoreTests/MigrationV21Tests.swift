@@ -30,7 +30,7 @@ struct MigrationV21Tests {
     static func rows(_ db: Database) throws -> [String] {
         try Row.fetchAll(db, sql: "SELECT 'showed_up', user, day, nth, run, best FROM showed_up_day ORDER BY user, day").map { "\($0)" }
             + Row.fetchAll(db, sql: """
-                SELECT 'step', user, flow, step, kind, day, nth, run, best FROM step_day ORDER BY user, flow, step, kind, day
+                SELECT 'step', user, flow, step, kind, day, nth, run, best FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind, day
                 """).map { "\($0)" }
     }
 
@@ -51,9 +51,9 @@ struct MigrationV21Tests {
         for user in try String.fetchAll(db, sql: "SELECT DISTINCT user FROM showed_up_day ORDER BY user") {
             figures("showed_up \(user)", try Int.fetchAll(db, sql: "SELECT day FROM showed_up_day WHERE user = ? ORDER BY day", arguments: [user]))
         }
-        for key in try Row.fetchAll(db, sql: "SELECT DISTINCT user, flow, step, kind FROM step_day ORDER BY user, flow, step, kind") {
+        for key in try Row.fetchAll(db, sql: "SELECT DISTINCT user, flow, step, kind FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind") {
             figures("step \(key)", try Int.fetchAll(db, sql: """
-                SELECT day FROM step_day WHERE user = ? AND flow = ? AND step = ? AND kind = ? ORDER BY day
+                SELECT day FROM \(stepDaysWithTexts) WHERE user = ? AND flow = ? AND step = ? AND kind = ? ORDER BY day
                 """, arguments: [key[0], key[1], key[2], key[3]]))
         }
         return out
@@ -64,7 +64,7 @@ struct MigrationV21Tests {
         try Row.fetchAll(db, sql: "SELECT user, day, nth, run, best FROM showed_up_day ORDER BY user, day").map {
             "showed_up \($0[0] as String) day:\($0[1] as Int) nth:\($0[2] as Int) run:\($0[3] as Int) best:\($0[4] as Int)"
         } + Row.fetchAll(db, sql: """
-            SELECT user, flow, step, kind, day, nth, run, best FROM step_day ORDER BY user, flow, step, kind, day
+            SELECT user, flow, step, kind, day, nth, run, best FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind, day
             """).map {
             "step [user:\(String(reflecting: $0[0] as String)) flow:\(String(reflecting: $0[1] as String)) step:\(String(reflecting: $0[2] as String)) "
                 + "kind:\(String(reflecting: $0[3] as String))] day:\($0[4] as Int) nth:\($0[5] as Int) run:\($0[6] as Int) best:\($0[7] as Int)"

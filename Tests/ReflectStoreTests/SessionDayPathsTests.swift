@@ -23,7 +23,7 @@ struct SessionDayPathsTests {
     static func days(_ store: Store) throws -> [String] {
         try store.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT 'showed_up', user, day FROM showed_up_day ORDER BY user, day").map { "\($0)" }
-                + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM step_day ORDER BY user, flow, step, kind, day").map { "\($0)" }
+                + Row.fetchAll(db, sql: "SELECT 'step', user, flow, step, kind, day FROM \(stepDaysWithTexts) ORDER BY user, flow, step, kind, day").map { "\($0)" }
         }
     }
 

@@ -10,6 +10,10 @@ func temporaryStore(reading: Store.Reading = .concurrent) throws -> Store {
     return try Store(path: dir.appendingPathComponent("sub/reflect.sqlite").path, reading: reading)
 }
 
+/// `step_day`'s rows with their set's texts (migration v24 keys them by
+/// the set's id in `day_set`), for tests that read the days of a current store.
+let stepDaysWithTexts = "(SELECT user, flow, step, kind, day, nth, run, best FROM step_day JOIN day_set ON day_set.id = step_day.set_id)"
+
 func session(_ id: String, status: SessionRecord.Status = .active, started: String = "2026-11-22T20:00:00+01:00") -> SessionRecord {
     SessionRecord(id: id, flowID: "reflection.negative", flowVersion: 2, locale: "en", personality: nil, user: "default",
                   mood: .bad, seed: UInt64.max - 1, clock: started, startedAt: started,

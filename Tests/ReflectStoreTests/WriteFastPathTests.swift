@@ -144,7 +144,7 @@ struct WriteFastPathTests {
                                    activityDay: CalendarDay(ordinal: 20_000 + i))
             try store.writer.read { db in
                 let session = try #require(try Row.fetchOne(db, sql: "SELECT user, flow_id FROM session WHERE id = ?", arguments: ["s\(i)"]))
-                let days = try Row.fetchAll(db, sql: "SELECT user, flow FROM step_day WHERE day = ?", arguments: [20_000 + i])
+                let days = try Row.fetchAll(db, sql: "SELECT user, flow FROM \(stepDaysWithTexts) WHERE day = ?", arguments: [20_000 + i])
                 #expect(days.count == 1)
                 #expect(days.first?["user"] == session["user"] as String, "\(user.debugDescription)")
                 #expect(days.first?["flow"] == session["flow_id"] as String, "\(flow.debugDescription)")
