@@ -13,7 +13,7 @@ import GRDB
 /// (``AppliedElsewhere``) and ``migrate(_:)`` looks again.
 enum Migrations {
     /// The `user_version` the last migration sets.
-    static let schemaVersion = 24
+    static let schemaVersion = 25
 
     /// Every migration identifier, in order.
     static let identifiers: [String] = migrator.migrations
@@ -708,6 +708,41 @@ enum Migrations {
             try db.execute(sql: "DROP TABLE step_day")
             try db.execute(sql: "ALTER TABLE step_day_v24 RENAME TO step_day")
             try db.execute(sql: "PRAGMA user_version = 24")
+        }
+        register("v25: a celebration may be one checklist item's (one tiny celebration per prep item marked Done)") { db in
+            // `item`: the checklist item whose mark earned it, '' for none
+            // (not NULL, so that once per session, step, reason and item
+            // stays a UNIQUE SQLite enforces). The table is made again with
+            // the new column and key, its rows and AUTOINCREMENT counter kept.
+            let sequence = try Int.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'celebration'")
+            try db.execute(sql: """
+                CREATE TABLE celebration_v25 (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    session_id TEXT REFERENCES session(id) ON DELETE CASCADE,
+                    user TEXT NOT NULL,
+                    step TEXT,
+                    tier TEXT CHECK (tier = 'tiny' OR tier = 'medium' OR tier = 'big'),
+                    reason TEXT NOT NULL,
+                    pool TEXT,
+                    line_index INTEGER,
+                    line TEXT,
+                    at TEXT NOT NULL,
+                    item TEXT NOT NULL DEFAULT '',
+                    UNIQUE (session_id, step, reason, item))
+                """)
+            try db.execute(sql: """
+                INSERT INTO celebration_v25 (id, session_id, user, step, tier, reason, pool, line_index, line, at)
+                SELECT id, session_id, user, step, tier, reason, pool, line_index, line, at FROM celebration
+                """)
+            try db.execute(sql: "DROP TABLE celebration")
+            try db.execute(sql: "ALTER TABLE celebration_v25 RENAME TO celebration")
+            if let sequence {
+                try db.execute(sql: "DELETE FROM sqlite_sequence WHERE name = 'celebration' AND seq < ?", arguments: [sequence])
+                try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) SELECT 'celebration', ? WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'celebration')",
+                               arguments: [sequence])
+            }
+            try db.execute(sql: "CREATE INDEX celebration_user_pool ON celebration (user, pool, id)")
+            try db.execute(sql: "PRAGMA user_version = 25")
         }
         return m
     }

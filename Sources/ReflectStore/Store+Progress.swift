@@ -2,11 +2,14 @@ import Foundation
 import GRDB
 import ReflectCore
 
-/// A celebration as stored: once per session, step and reason.
+/// A celebration as stored: once per session, step, reason and item.
 public struct CelebrationRow: Sendable, Equatable, Codable {
     public var sessionID: String?
     public var user: String
     public var step: String?
+    /// The checklist item whose mark earned it (a prep item marked Done);
+    /// nil for none (absent from older exports).
+    public var item: String?
     /// Nil: a line alone (or a gentle checkmark).
     public var tier: CelebrationTier?
     public var reason: String
@@ -17,8 +20,9 @@ public struct CelebrationRow: Sendable, Equatable, Codable {
     public var at: String
 
     public init(sessionID: String?, user: String, step: String?, tier: CelebrationTier?, reason: String, pool: String? = nil,
-                lineIndex: Int? = nil, line: String? = nil, at: String) {
+                lineIndex: Int? = nil, line: String? = nil, at: String, item: String? = nil) {
         self.sessionID = sessionID
+        self.item = item
         self.user = user
         self.step = step
         self.tier = tier
@@ -30,7 +34,7 @@ public struct CelebrationRow: Sendable, Equatable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case user, step, tier, reason, pool, line, at
+        case user, step, item, tier, reason, pool, line, at
         case sessionID = "session_id", lineIndex = "line_index"
     }
 }
@@ -262,7 +266,7 @@ extension Store {
     }
 
     static func celebrationRows(sql: String, arguments: StatementArguments, in db: Database) throws -> [CelebrationRow] {
-        try Row.fetchAll(db, sql: "SELECT session_id, user, step, tier, reason, pool, line_index, line, at FROM celebration \(sql)",
+        try Row.fetchAll(db, sql: "SELECT session_id, user, step, item, tier, reason, pool, line_index, line, at FROM celebration \(sql)",
                          arguments: arguments).map { row in
             let tierText: String? = row["tier"]
             var tier: CelebrationTier?
@@ -273,7 +277,8 @@ extension Store {
                 tier = known
             }
             return CelebrationRow(sessionID: row["session_id"], user: row["user"], step: row["step"], tier: tier, reason: row["reason"],
-                                  pool: row["pool"], lineIndex: row["line_index"], line: row["line"], at: row["at"])
+                                  pool: row["pool"], lineIndex: row["line_index"], line: row["line"], at: row["at"],
+                                  item: (row["item"] as String?).flatMap { $0.isEmpty ? nil : $0 })
         }
     }
 
@@ -405,9 +410,9 @@ extension Store {
                 try String.fetchOne(db, sql: "SELECT id FROM session WHERE id = ?", arguments: [id])
             }
             try db.execute(sql: """
-                INSERT OR IGNORE INTO celebration (session_id, user, step, tier, reason, pool, line_index, line, at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [session, c.user, c.step, c.tier?.rawValue, c.reason, c.pool, c.lineIndex, c.line, c.at])
+                INSERT OR IGNORE INTO celebration (session_id, user, step, item, tier, reason, pool, line_index, line, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [session, c.user, c.step, c.item ?? "", c.tier?.rawValue, c.reason, c.pool, c.lineIndex, c.line, c.at])
         }
     }
 }

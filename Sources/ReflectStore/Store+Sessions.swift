@@ -107,11 +107,12 @@ extension Store {
                     try Store.markActivity(marks, user: user, in: db)
                 }
                 let insert = try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO celebration (session_id, user, step, tier, reason, pool, line_index, line, at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR IGNORE INTO celebration (session_id, user, step, item, tier, reason, pool, line_index, line, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 for c in celebrations {
-                    try insert.execute(arguments: [answer.sessionID, user, c.step, c.tier?.rawValue, c.reason, c.pool, c.lineIndex, c.line, c.at])
+                    try insert.execute(arguments: [answer.sessionID, user, c.step, c.item ?? "", c.tier?.rawValue, c.reason, c.pool, c.lineIndex,
+                                                   c.line, c.at])
                 }
             }
         }

@@ -52,7 +52,7 @@ public final class StoreJournal: SessionJournal {
             activityDay: activityDay,
             celebrations: outcome.celebrations.map {
                 CelebrationRow(sessionID: sessionID, user: "", step: $0.step.rawValue, tier: $0.tier, reason: $0.reason.rawValue,
-                               pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at)
+                               pool: $0.line?.pool.rawValue, lineIndex: $0.line?.index, line: $0.line?.text, at: at, item: $0.item)
             },
             recalled: outcome.recalled.flatMap(StoredJSON.text))
     }
@@ -127,7 +127,7 @@ extension SessionSave {
             if let pool = row.pool.flatMap(LinePool.init(rawValue:)), let index = row.lineIndex, let text = row.line {
                 line = PoolLine(pool: pool, index: index, text: text)
             }
-            celebrations.append(FiredCelebration(step: step, tier: row.tier, reason: reason, line: line))
+            celebrations.append(FiredCelebration(step: step, tier: row.tier, reason: reason, line: line, item: row.item))
         }
         var recalled: [RecalledEntries] = []
         if let json = s.recalled {

@@ -21,7 +21,7 @@ struct InsightsCommand: ParsableCommand {
     @Option(help: "text, json or md.")
     var format: Format = .text
 
-    @Option(help: "Language of the text (en, de, es, fr, ja, ko, pt-BR).")
+    @Option(help: "Language of the text (en, de, es, fr, ja, ko, pt-BR); also decides the pictures' first weekday.")
     var locale: String = "en"
 
     @Flag(help: "Text only: also draw the month of --to tinted by mood and a 12-week heatmap (colour unless NO_COLOR is set).")
@@ -52,7 +52,7 @@ struct InsightsCommand: ParsableCommand {
             if pictures && format == .text {
                 let weekdays = (1...7).map { language.string(.weekdayShort($0)) }
                 let days = JournalReport.compose(entries: data.entries, moods: data.moods, weeks: 12, through: to).days
-                let painter = TerminalPictures(color: TerminalPictures.colorWanted)
+                let painter = TerminalPictures(color: TerminalPictures.colorWanted, firstWeekday: FirstWeekday.of(locale: locale))
                 print("")
                 print(language.localizer.string("report.calendar") ?? "")
                 TerminalPictures.write(painter.calendar(days, month: to, weekdays: weekdays))

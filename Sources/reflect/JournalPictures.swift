@@ -3,7 +3,8 @@ import ReflectCore
 /// The report's pictures as SVG: a mood calendar (one square per day, tinted
 /// from red, 1, to green, 10; grey without a mood) and an activity heatmap
 /// (one square per day, darker with more entries). Weeks are rows (calendar)
-/// or columns (heatmap), Monday first. Self-contained: no fonts, links or
+/// or columns (heatmap), starting on the locale's first weekday
+/// (``FirstWeekday``). Self-contained: no fonts, links or
 /// scripts, so the files open anywhere and embed in the HTML report.
 enum JournalPictures {
     static let cell = 22, gap = 3
@@ -24,16 +25,13 @@ enum JournalPictures {
         }
     }
 
-    /// Monday-first column of a day (0 … 6).
-    static func column(_ day: CalendarDay) -> Int { (day.weekday + 5) % 7 }
-
-    static func moodCalendar(_ days: [JournalReport.DaySummary], title: String, numbers: NumberText) -> String {
-        guard let first = days.first else { return svg(width: 1, height: 1, title: title, body: "") }
-        let start = Insights.weekStart(first.day)
-        let rows = (days.count + column(first.day) + 6) / 7
+    static func moodCalendar(_ days: [JournalReport.DaySummary], title: String, numbers: NumberText, firstWeekday: Int) -> String {
+        guard let first = days.first, let last = days.last else { return svg(width: 1, height: 1, title: title, body: "") }
+        let start = first.day.adding(days: -FirstWeekday.offset(of: first.day, first: firstWeekday))
+        let rows = (last.day.ordinal - start.ordinal) / 7 + 1
         var body = ""
         for d in days {
-            let row = (d.day.ordinal - start.ordinal) / 7, col = column(d.day)
+            let row = (d.day.ordinal - start.ordinal) / 7, col = FirstWeekday.offset(of: d.day, first: firstWeekday)
             let x = col * (cell + gap), y = row * (cell + gap)
             let label = d.mood.map { "\(d.day): \(numbers.format($0))" } ?? "\(d.day)"
             body += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" fill=\"\(moodColor(d.mood))\"><title>\(label)</title></rect>"
@@ -42,13 +40,13 @@ enum JournalPictures {
         return svg(width: 7 * (cell + gap), height: rows * (cell + gap), title: title, body: body)
     }
 
-    static func heatmap(_ days: [JournalReport.DaySummary], title: String) -> String {
-        guard let first = days.first else { return svg(width: 1, height: 1, title: title, body: "") }
-        let start = Insights.weekStart(first.day)
-        let columns = (days.count + column(first.day) + 6) / 7
+    static func heatmap(_ days: [JournalReport.DaySummary], title: String, firstWeekday: Int) -> String {
+        guard let first = days.first, let last = days.last else { return svg(width: 1, height: 1, title: title, body: "") }
+        let start = first.day.adding(days: -FirstWeekday.offset(of: first.day, first: firstWeekday))
+        let columns = (last.day.ordinal - start.ordinal) / 7 + 1
         var body = ""
         for d in days {
-            let x = ((d.day.ordinal - start.ordinal) / 7) * (cell + gap), y = column(d.day) * (cell + gap)
+            let x = ((d.day.ordinal - start.ordinal) / 7) * (cell + gap), y = FirstWeekday.offset(of: d.day, first: firstWeekday) * (cell + gap)
             body += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"3\" fill=\"\(activityColor(d.entries))\"><title>\(d.day): \(d.entries)</title></rect>"
         }
         return svg(width: columns * (cell + gap), height: 7 * (cell + gap), title: title, body: body)

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Also write the pictures as SVG files into this directory (mood-calendar.svg, heatmap.svg).")
     var svg: String?
 
-    @Option(help: "Language of the report (en, de, es, fr, ja, ko, pt-BR).")
+    @Option(help: "Language of the report (en, de, es, fr, ja, ko, pt-BR); also decides the pictures' first weekday.")
     var locale: String = "en"
 
     @Option(help: "Injected clock, ISO-8601 with offset (default: now).")
@@ -50,14 +50,15 @@ struct ReportCommand: ParsableCommand {
             text = String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
         } else {
             let language = try contentOptions.language(locale)
-            let writer = ReportText(language: language)
+            let writer = ReportText(language: language, firstWeekday: FirstWeekday.of(locale: locale))
             text = format == .html ? writer.html(report) : writer.markdown(report)
             if let svg {
                 let dir = URL(fileURLWithPath: svg, isDirectory: true)
                 try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-                try JournalPictures.moodCalendar(report.days, title: writer.s("report.calendar"), numbers: language.localizer.numbers)
+                try JournalPictures.moodCalendar(report.days, title: writer.s("report.calendar"), numbers: language.localizer.numbers,
+                                                 firstWeekday: writer.firstWeekday)
                     .write(to: dir.appendingPathComponent("mood-calendar.svg"), atomically: true, encoding: .utf8)
-                try JournalPictures.heatmap(report.days, title: writer.s("report.heatmap"))
+                try JournalPictures.heatmap(report.days, title: writer.s("report.heatmap"), firstWeekday: writer.firstWeekday)
                     .write(to: dir.appendingPathComponent("heatmap.svg"), atomically: true, encoding: .utf8)
             }
         }
@@ -74,6 +75,8 @@ struct ReportCommand: ParsableCommand {
 /// The report in words, as Markdown or HTML.
 struct ReportText {
     let language: Language
+    /// The locale's first weekday for the pictures (``FirstWeekday``).
+    let firstWeekday: Int
 
     func s(_ key: String, _ args: String...) -> String {
         Template(language.localizer.string(key) ?? key).render(args)
@@ -114,8 +117,8 @@ struct ReportText {
             body += "<li\(nested ? " class=\"sub\"" : "")>\(e(line.trimmingCharacters(in: .whitespaces)))</li>\n"
         }
         body += "</ul></section>\n<section><h2>\(e(s("report.pictures")))</h2>\n<div class=\"pictures\">"
-        body += "<figure>\(JournalPictures.moodCalendar(r.days, title: s("report.calendar"), numbers: language.localizer.numbers))<figcaption>\(e(s("report.calendar")))</figcaption></figure>"
-        body += "<figure>\(JournalPictures.heatmap(r.days, title: s("report.heatmap")))<figcaption>\(e(s("report.heatmap")))</figcaption></figure>"
+        body += "<figure>\(JournalPictures.moodCalendar(r.days, title: s("report.calendar"), numbers: language.localizer.numbers, firstWeekday: firstWeekday))<figcaption>\(e(s("report.calendar")))</figcaption></figure>"
+        body += "<figure>\(JournalPictures.heatmap(r.days, title: s("report.heatmap"), firstWeekday: firstWeekday))<figcaption>\(e(s("report.heatmap")))</figcaption></figure>"
         body += "</div></section>\n<section><h2>\(e(s("report.weeks")))</h2>\n<table><thead><tr>"
         body += headers.map { "<th>\(e($0))</th>" }.joined() + "</tr></thead><tbody>\n"
         for w in r.weeks {

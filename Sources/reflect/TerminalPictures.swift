@@ -14,6 +14,8 @@ struct TerminalPictures {
     }
 
     let color: Bool
+    /// The locale's first weekday (1 = Sunday, 2 = Monday; ``FirstWeekday``).
+    var firstWeekday = 2
 
     /// Colour unless `NO_COLOR` is set to anything non-empty (no-color.org).
     static var colorWanted: Bool { (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty }
@@ -32,15 +34,16 @@ struct TerminalPictures {
         max(3, (weekdays.map { DisplayWidth.of($0) }.max() ?? 0) + 1)
     }
 
-    /// The month of `month` (any day of it), Monday first; `weekdays` are
-    /// the short weekday names (Sunday first, as `weekday.1…7.short`).
+    /// The month of `month` (any day of it), weeks starting on the locale's
+    /// first weekday; `weekdays` are the short weekday names (Sunday first,
+    /// as `weekday.1…7.short`).
     func calendar(_ days: [JournalReport.DaySummary], month: CalendarDay, weekdays: [String]) -> [[Cell]] {
         let byDay = Dictionary(days.map { ($0.day, $0) }, uniquingKeysWith: { $1 })
-        let order = [2, 3, 4, 5, 6, 7, 1]
+        let order = FirstWeekday.order(from: firstWeekday)
         let width = Self.dayWidth(weekdays)
         var lines: [[Cell]] = [order.map { Cell(text: DisplayWidth.padded(weekdays[$0 - 1], to: width), background: nil) }]
         guard let first = CalendarDay(year: month.year, month: month.month, day: 1) else { return lines }
-        var line: [Cell] = Array(repeating: Cell(text: String(repeating: " ", count: width), background: nil), count: (first.weekday + 5) % 7)
+        var line: [Cell] = Array(repeating: Cell(text: String(repeating: " ", count: width), background: nil), count: FirstWeekday.offset(of: first, first: firstWeekday))
         var d = first
         while d.month == month.month {
             let mood = byDay[d]?.mood
@@ -57,20 +60,21 @@ struct TerminalPictures {
         return lines
     }
 
-    /// Rows Monday … Sunday (labelled with the short weekday names, Sunday
-    /// first as `weekday.1…7.short`), one column per week (oldest first).
+    /// Rows from the locale's first weekday (labelled with the short
+    /// weekday names, Sunday first as `weekday.1…7.short`), one column per
+    /// calendar week (oldest first).
     func heatmap(_ days: [JournalReport.DaySummary], weekdays: [String]) -> [[Cell]] {
-        guard let first = days.first else { return [] }
-        let start = Insights.weekStart(first.day)
-        let weeks = (days.count + 6) / 7
+        guard let first = days.first, let last = days.last else { return [] }
+        let start = first.day.adding(days: -FirstWeekday.offset(of: first.day, first: firstWeekday))
+        let weeks = (last.day.ordinal - start.ordinal) / 7 + 1
         var grid = Array(repeating: Array(repeating: Cell(text: "  ", background: nil), count: weeks), count: 7)
         for d in days {
-            let col = (d.day.ordinal - start.ordinal) / 7, row = (d.day.weekday + 5) % 7
+            let col = (d.day.ordinal - start.ordinal) / 7, row = FirstWeekday.offset(of: d.day, first: firstWeekday)
             guard col < weeks else { continue }
             grid[row][col] = color ? Cell(text: "  ", background: Self.activityColor(d.entries))
                                    : Cell(text: ["· ", "░░", "▒▒", "██"][min(d.entries, 3)], background: nil)
         }
-        let order = [2, 3, 4, 5, 6, 7, 1]
+        let order = FirstWeekday.order(from: firstWeekday)
         let width = Self.dayWidth(weekdays)
         return grid.enumerated().map { i, row in [Cell(text: DisplayWidth.padded(weekdays[order[i] - 1], to: width), background: nil)] + row }
     }

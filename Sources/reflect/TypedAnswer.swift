@@ -29,7 +29,10 @@ enum TypedAnswer {
         if trimmed.isEmpty, prompt.draft != nil { return .command(.keep) }
         switch prompt.kind {
         case .message, .action:
-            return .acknowledge
+            // Enter acknowledges; anything typed is checked like any answer
+            // (the language's "done" is taken, other text refused: it would
+            // not be kept), as in JSON lines and the library.
+            return trimmed.isEmpty ? .acknowledge : .text(line)
         case .checklist:
             // One mark per item, in order, in the person's language (checked by
             // validation); commas separate marks that contain spaces ("a medias").

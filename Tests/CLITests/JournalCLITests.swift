@@ -185,8 +185,20 @@ struct JournalCLITests {
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(!plain.stdout.contains("\u{1B}"))
         #expect(plain.stdout.contains("Mood by day"))
-        #expect(plain.stdout.contains("Mo Tu We Th Fr Sa Su"))
-        #expect(plain.stdout.contains("\n  3  9  ·  ·  ·  ·  ·\n"), "the week of Monday 16: 3, then 9 on Tuesday, nothing after")
+        // Weeks start on the locale's first weekday (CLDR): Sunday in English (United States).
+        #expect(plain.stdout.contains("Su Mo Tu We Th Fr Sa"), "\(plain.stdout)")
+        #expect(plain.stdout.contains("\n  ·  3  9  ·  ·  ·  ·\n"), "the week of Sunday 15: nothing, 3 on Monday, 9 on Tuesday")
+        #expect(plain.stdout.contains("\nSu   · · ·"), "the heatmap's first row is Sunday: \(plain.stdout)")
+        for (locale, header) in [("de", "Mo Di Mi Do Fr Sa So"), ("en-GB", "Mo Tu We Th Fr Sa Su"), ("fr", "lu ma me je ve sa di")] {
+            let monday = try CLIRunner.run(args + ["--locale", locale], in: repositoryRoot, environment: ["NO_COLOR": "1"])
+            #expect(monday.status == 0, "\(monday.stderr)")
+            #expect(monday.stdout.lowercased().contains(header.lowercased()), "\(locale): \(monday.stdout)")
+            #expect(monday.stdout.contains("\n  3  9  ·  ·  ·  ·  ·\n"), "\(locale): the week of Monday 16: 3, then 9 on Tuesday, nothing after")
+        }
+        for (locale, header) in [("ja", "日 月 火 水 木 金 土"), ("pt-BR", "Dom Seg Ter Qua Qui Sex Sáb"), ("ko", "일 월 화 수 목 금 토")] {
+            let sunday = try CLIRunner.run(args + ["--locale", locale], in: repositoryRoot, environment: ["NO_COLOR": "1"])
+            #expect(sunday.stdout.contains(header), "\(locale): \(sunday.stdout)")
+        }
         #expect(plain.stdout.contains("▒▒") || plain.stdout.contains("░░"))
         let colour = try CLIRunner.run(args, in: repositoryRoot, environment: ["NO_COLOR": ""])
         #expect(colour.stdout.contains("\u{1B}[48;5;208m"), "mood 3 is orange-red")

@@ -45,6 +45,12 @@ struct LegacyOptionLabelsCLITests {
         INSERT INTO step_day_v11 SELECT user, flow, step, kind, day FROM step_day JOIN day_set ON day_set.id = step_day.set_id;
         DROP TABLE step_day; DROP TABLE day_set; ALTER TABLE step_day_v11 RENAME TO step_day;
         ALTER TABLE experiment_assignment DROP COLUMN seed;
+        CREATE TABLE celebration_v11 (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT REFERENCES session(id) ON DELETE CASCADE,
+            user TEXT NOT NULL, step TEXT, tier TEXT CHECK (tier IN ('tiny', 'medium', 'big')), reason TEXT NOT NULL, pool TEXT,
+            line_index INTEGER, line TEXT, at TEXT NOT NULL, UNIQUE (session_id, step, reason));
+        INSERT INTO celebration_v11 SELECT id, session_id, user, step, tier, reason, pool, line_index, line, at FROM celebration;
+        DROP TABLE celebration; ALTER TABLE celebration_v11 RENAME TO celebration;
+        CREATE INDEX celebration_user_pool ON celebration (user, pool, id);
         DELETE FROM grdb_migrations WHERE CAST(substr(identifier, 2, instr(identifier || ':', ':') - 2) AS INTEGER) > 11;
         PRAGMA user_version = 11;
         """

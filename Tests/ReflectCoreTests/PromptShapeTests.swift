@@ -215,14 +215,26 @@ struct PromptShapeValidateTests {
         #expect(value(shape.validate(.text(" done "))) == .acknowledged)
     }
 
-    @Test("a message is acknowledged by {ack} or any text, and refuses other kinds")
+    @Test("a message is acknowledged by {ack}, Enter or the word done, like an action; typed text is refused, never silently dropped")
     func message() {
         let shape = PromptShape(kind: .message)
         #expect(value(shape.validate(.acknowledge)) == .acknowledged)
         #expect(value(shape.validate(.text(""))) == .acknowledged)
-        #expect(value(shape.validate(.text("ok whatever"))) == .acknowledged)
+        #expect(value(shape.validate(.text("  "))) == .acknowledged)
+        #expect(value(shape.validate(.text("done"))) == .acknowledged)
+        // Words typed at a message would not be kept: refused, so the person knows.
+        #expect(code(shape.validate(.text("ok whatever"))) == "ack_expected")
+        #expect(code(shape.validate(.text("Dear part of me that wants comfort food"))) == "ack_expected")
         #expect(code(shape.validate(.boolean(true))) == "ack_expected")
         #expect(code(shape.validate(.number(2))) == "ack_expected")
+    }
+
+    @Test("an action with a button is acknowledged by the button's label or its number, as shown")
+    func actionButton() {
+        let shape = PromptShape(kind: .action, optionIDs: ["done"], optionLabels: ["Start My Day"])
+        #expect(value(shape.validate(.text("Start my day"))) == .acknowledged)
+        #expect(value(shape.validate(.text("1"))) == .acknowledged)
+        #expect(code(shape.validate(.text("not yet"))) == "ack_expected")
     }
 
     // MARK: commands

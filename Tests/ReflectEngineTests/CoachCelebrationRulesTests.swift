@@ -66,8 +66,9 @@ struct CoachCelebrationRulesTests {
             .checklist(["produce": "done", "water": "done", "breakfast": "skip"]), .acknowledge,
         ])
         #expect(fired.filter { $0.tier == .medium }.count == 1)
-        #expect(fired.map(\.reason) == [.careDone, .prepDone, .prepTwoDone, .dayComplete])
-        #expect(fired.map(\.tier) == [.medium, .tiny, .tiny, .tiny])
+        #expect(fired.map(\.reason) == [.careDone, .prepDone, .prepDone, .prepTwoDone, .dayComplete])
+        #expect(fired.map(\.item) == [nil, "produce", "water", nil, nil])
+        #expect(fired.map(\.tier) == [.medium, .tiny, .tiny, .tiny, .tiny])
         // Yes comes with a mini-celebration line.
         #expect(fired.first?.line?.pool == .miniCelebration)
     }
@@ -109,4 +110,68 @@ struct CoachCelebrationRulesTests {
         ])
         #expect(!held.contains { $0.reason == .weeklyConsistency })
     }
+
+    // The shipped evening (flows/coach/evening.lua) with its rules, on a Prep Library snapshot.
+    private func realEvening(prep: [PrepItem], _ answers: [AnswerInput]) throws -> [FiredCelebration] {
+        var o = options(clock: FlowClock(iso8601: "2026-11-22T21:40:00+01:00")!)
+        o.facts = UserFacts(day: "2026-11-22", phase: .evening, prepItems: prep, progress: progress(completedToday: true))
+        let session = try FlowSession.open(try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog.source(for: "coach.evening"),
+                                           language: try english(), options: o)
+        let events = try session.answer(answers)
+        #expect(session.isFinished)
+        return events.compactMap { if case .celebration(let c) = $0 { c } else { nil } }
+    }
+
+    private let threeItems = [
+        PrepItem(id: "produce", label: .key("coach.prep.item.produce"), core: true),
+        PrepItem(id: "water", label: .key("coach.prep.item.water"), core: true),
+        PrepItem(id: "breakfast", label: .key("coach.prep.item.breakfast"), core: true),
+    ]
+
+    @Test("evening 3, 'each prep item marked Done: tiny': one tiny celebration per Done item, in the checklist's order, with the item; going back and marking again fires none twice")
+    func eachPrepItemDone() throws {
+        var o = options(clock: FlowClock(iso8601: "2026-11-22T21:40:00+01:00")!)
+        o.facts = UserFacts(day: "2026-11-22", phase: .evening, prepItems: threeItems, progress: progress(completedToday: true))
+        let session = try FlowSession.open(try ContentLibrary(root: ContentRoot(repositoryRoot)).catalog.source(for: "coach.evening"),
+                                           language: try english(), options: o)
+        let first: [FlowEvent] = try session.answer([AnswerInput.boolean(false), .text("tea"), .text("no"),
+                                        .checklist(["produce": "done", "water": "skip", "breakfast": "done"])])
+        let prep = first.compactMap { if case .celebration(let c) = $0, c.step == "prep" { c } else { nil } }
+        #expect(prep.map(\.reason) == [.prepDone, .prepDone, .prepTwoDone])
+        #expect(prep.map(\.item) == ["produce", "breakfast", nil])
+        #expect(prep.map(\.tier) == [.tiny, .tiny, .medium])
+        // The event names the item, for the pop near its button.
+        let json = try #require(String(data: try JSONEncoder().encode(first.first { if case .celebration(let c) = $0 { c.item == "produce" } else { false } }), encoding: .utf8))
+        #expect(json.contains("\"item\":\"produce\""), "\(json)")
+        // Back to the checklist and water marked Done too: only water's is new.
+        let again: [FlowEvent] = try session.answer([AnswerInput.command(.back), .checklist(["produce": "done", "water": "done", "breakfast": "done"])])
+        let more = again.compactMap { if case .celebration(let c) = $0, c.step == "prep" { c } else { nil } }
+        #expect(more.map(\.item) == ["water"])
+    }
+
+    @Test("evening 4 (c), 'every screen answered with nothing skipped': a No evening whose prep items are all Partly is medium; one item marked Skip leaves a gentle checkmark")
+    func nothingSkipped() throws {
+        let partly = try realEvening(prep: threeItems, [
+            .boolean(false), .text("tea"), .text("after the call"),
+            .checklist(["produce": "partly", "water": "partly", "breakfast": "partly"]), .command(.skip), .acknowledge,
+        ])
+        #expect(partly.first { $0.reason == .dayComplete }?.tier == .medium)
+        // A prep item marked Skip is something skipped: none of (a)(b)(c) holds.
+        let oneSkipped = try realEvening(prep: threeItems, [
+            .boolean(false), .text("tea"), .text("after the call"),
+            .checklist(["produce": "partly", "water": "skip", "breakfast": "partly"]), .command(.skip), .acknowledge,
+        ])
+        let complete = try #require(oneSkipped.first { $0.reason == .dayComplete })
+        #expect(complete.tier == nil)
+    }
+
+    @Test("evening 4 (c) with nothing on today's list: writing a new item answers the prep screen (medium); leaving it empty is a skip (checkmark)")
+    func nothingSkippedEmptyLibrary() throws {
+        let written = try realEvening(prep: [], [.boolean(false), .text("tea"), .text("no"), .text("Fill the kettle"), .acknowledge])
+        #expect(written.first { $0.reason == .dayComplete }?.tier == .medium)
+        let left = try realEvening(prep: [], [.boolean(false), .text("tea"), .text("no"), .command(.skip), .acknowledge])
+        let complete = try #require(left.first { $0.reason == .dayComplete })
+        #expect(complete.tier == nil)
+    }
 }
+

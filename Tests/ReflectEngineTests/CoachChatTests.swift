@@ -61,12 +61,11 @@ struct CoachChatTests {
         #expect(server.requestCount == 2)
     }
 
-    @Test("screened replies: medication → the medical line; a phone number → the safety fallback; self-harm → de-escalation with crisis lines; 250 words → the fallback line; garbage JSON → the fallback line",
+    @Test("screened replies: medication → the medical line; a phone number → the safety fallback; self-harm → de-escalation with crisis lines",
           arguments: [
             ("You could ask your doctor whether sertraline would help. What do you think?", "I can't provide medical advice. Please consult a licensed professional.", "medical.medication"),
             ("Call me at 555-123-4567 any time. Will you?", "I'm here with you. Let's take this one step at a time.", "pii.phone"),
             ("Sometimes people cut themselves to cope; do you want to hurt yourself?", nil, "crisis.self_harm"),
-            (Array(repeating: "word", count: 250).joined(separator: " ") + "?", fallbackLine, "rule.too_long"),
           ] as [(String, String?, String)])
     func screened(_ reply: String, _ expected: String?, _ reason: String) throws {
         let server = try LoopbackServer { _ in .chat(reply) }
@@ -78,6 +77,45 @@ struct CoachChatTests {
         } else {
             #expect(e.reply.contains("You don't have to face this alone") || !e.resources.isEmpty)
             #expect(!e.resources.isEmpty && !e.reply.contains("cut"))
+        }
+    }
+
+    @Test("a reply that breaks the reply rules (generation spec §5: ends with a question, under 200 words) is replaced by the templated reply to the same message, which offers the plan",
+          arguments: [
+            ("Try putting the fruit bowl where the biscuits were tonight.", "rule.not_a_question"),
+            ("What would help? Put the fruit bowl where the biscuits were.", "rule.not_a_question"),
+            (Array(repeating: "word", count: 250).joined(separator: " ") + "?", "rule.too_long"),
+          ] as [(String, String)])
+    func ruleBroken(_ reply: String, _ reason: String) throws {
+        let server = try LoopbackServer { _ in .chat(reply) }
+        let context = ChatContext(commitment: "walk after dinner")
+        let c = try chat(server, context: context)
+        let e = c.send("I had a rough day", mode: .askCoach)
+        #expect(e.refused == reason)
+        #expect(!e.generated)
+        #expect(e.reply == "One small next step: spend five minutes today on what you chose, 'walk after dinner'. What would make that step easier?")
+        #expect(c.send("yes, I'll try it", mode: .askCoach).celebration?.reason == .planConsent, "the templated reply offers the step")
+    }
+
+    @Test("replies may close with emoji or a closing quote after the question mark; a statement after the question is not a question")
+    func endsWithQuestion() {
+        #expect(GeneratedTextScreen.endsWithQuestion("What would help tonight? 🌱"))
+        #expect(GeneratedTextScreen.endsWithQuestion("Ask yourself: “what do I need?”"))
+        #expect(GeneratedTextScreen.endsWithQuestion("今夜は何が助けになりそうですか？"))
+        #expect(!GeneratedTextScreen.endsWithQuestion("What would help? Take a walk."))
+        #expect(!GeneratedTextScreen.endsWithQuestion("Take a walk 🌱"))
+    }
+
+    @Test("every locale's and personality pack's chat templates meet the reply rules (they are the fallback for a broken reply)")
+    func templatesAreQuestions() throws {
+        for tag in ["en", "de", "es", "fr", "ja", "ko", "pt-BR"] {
+            for pack in ["default", "coach", "zen", "best_friend", "data_analyst"] {
+                let language = try library.language(for: tag, personality: pack)
+                for key in ["chat.template.just_talk", "chat.template.just_talk.plain", "chat.template.ask_coach", "chat.template.ask_coach.plain"] {
+                    let text = try #require(language.localizer.string(key), "\(tag) \(pack) \(key)")
+                    #expect(GeneratedTextScreen.chatReplyProblem(text, maxWords: CoachChat.maxReplyWords) == nil, "\(tag) \(pack) \(key): \(text)")
+                }
+            }
         }
     }
 

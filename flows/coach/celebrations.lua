@@ -25,6 +25,42 @@ local function count_done(marks)
   return n
 end
 
+-- The ids of the items marked Done, in the checklist's order (today's
+-- Prep Library), any others after them by id.
+local function done_items(facts, marks)
+  local ids, seen = {}, {}
+  for _, item in ipairs(facts.prep or {}) do
+    if marks[item.id] == "done" then ids[#ids + 1] = item.id; seen[item.id] = true end
+  end
+  local rest = {}
+  for id, mark in pairs(marks) do
+    if mark == "done" and not seen[id] then rest[#rest + 1] = id end
+  end
+  table.sort(rest)
+  for _, id in ipairs(rest) do ids[#ids + 1] = id end
+  return ids
+end
+
+-- Evening (c): every screen answered and nothing skipped: the reflection
+-- answered, and on the prep screen every item marked and none marked Skip
+-- (with no items on the list, a new item written instead).
+local function answered(value)
+  return value ~= nil and not (type(value) == "string" and value:match("^%s*$"))
+end
+
+local function nothing_skipped()
+  if saved.care_done == nil or not answered(saved.calm_helped) or not answered(saved.pulled_toward) then
+    return false
+  end
+  if type(saved.prep) == "table" then
+    for _, mark in pairs(saved.prep) do
+      if mark == "skip" then return false end
+    end
+    return true
+  end
+  return answered(saved.prep_new)
+end
+
 local rules = {}
 
 function rules.after(s, step, answer)
@@ -59,24 +95,26 @@ function rules.after(s, step, answer)
       s:celebrate { reason = "care_done", pool = "warm_validation" }
     end
   elseif step == "prep" and type(answer) == "table" then
-    -- evening 3: Done items tiny; two or more medium; a new weekly
-    -- consistency achievement (5 evenings this week with a Done) big
+    -- evening 3: each item marked Done a tiny one (in the checklist's
+    -- order); two or more medium; a new weekly consistency achievement
+    -- (5 evenings this week with a Done) big
+    for _, id in ipairs(done_items(facts, answer)) do
+      s:celebrate { tier = "tiny", reason = "prep_done", item = id }
+    end
     local done = count_done(answer)
-    if done >= 1 then s:celebrate { tier = "tiny", reason = "prep_done" } end
     if done >= 2 then s:celebrate { tier = "medium", reason = "prep_two_done" } end
     local week = "weekly_consistency:" .. (facts.week or "")
     if done >= 1 and not past.yes_today and past.yes_week + 1 >= 5 and not (facts.achievements or {})[week] then
       s:celebrate { tier = "big", reason = "weekly_consistency" }
     end
   elseif step == "day_complete" then
-    -- evening 4: care action Yes, or a prep Done, or nothing skipped: medium;
-    -- otherwise a gentle checkmark (no tier)
-    local skipped = false
-    for _, id in ipairs { "care_done", "calm_helped", "pulled_toward", "prep" } do
-      if saved[id] == nil then skipped = true end
-    end
+    -- evening 4: (a) care action Yes, or (b) a prep Done, or (c) every screen
+    -- answered with nothing skipped: medium; otherwise a gentle checkmark
+    -- (no tier). "Nothing skipped" (docs/coach.md): no screen left without
+    -- an answer and no prep item marked Skip; with nothing on today's list,
+    -- the prep screen is answered by writing a new item.
     local prep_done = type(saved.prep) == "table" and count_done(saved.prep) >= 1
-    if saved.care_done == true or prep_done or not skipped then
+    if saved.care_done == true or prep_done or nothing_skipped() then
       s:celebrate { tier = "medium", reason = "day_complete" }
     else
       s:celebrate { reason = "day_complete" }

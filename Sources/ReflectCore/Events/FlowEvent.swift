@@ -157,7 +157,7 @@ extension FlowEvent: Encodable {
     private enum Keys: String, CodingKey {
         case event, session, step, index, total, kind, text, options, hint, draft, required, scale, maxCharacters = "max_chars", type, confidence, message, code, file, line
         case pre, post, delta, flow, experiment, variation, startedAt = "started_at", answered, level, category, resources, region, pause
-        case tier, reason
+        case tier, reason, item
         case affirmation, observation, takeaway, generated
     }
 
@@ -197,6 +197,7 @@ extension FlowEvent: Encodable {
             try c.encode(f.step, forKey: .step)
             try c.encodeIfPresent(f.tier, forKey: .tier)
             try c.encode(f.reason, forKey: .reason)
+            try c.encodeIfPresent(f.item, forKey: .item)
             try c.encodeIfPresent(f.line?.text, forKey: .line)
         case .saved(let session, let step):
             try c.encode("saved", forKey: .event)

@@ -27,10 +27,8 @@ public struct ProgressHeatmap: Sendable, Equatable, Codable {
     }
 
     /// The first weekday of the locale's calendar weeks (1 = Sunday,
-    /// 2 = Monday): Sunday for en (US), ja, ko, pt-BR; Monday elsewhere.
+    /// 2 = Monday), as CLDR says (``FirstWeekday``).
     public static func weekStart(forLocale tag: String) -> Int {
-        let lower = tag.lowercased()
-        if ["en", "en-us", "ja", "ko", "pt-br"].contains(lower) || lower.hasPrefix("ja-") || lower.hasPrefix("ko-") { return 1 }
-        return 2
+        FirstWeekday.of(locale: tag)
     }
 }

@@ -22,4 +22,6 @@ public struct InvalidAnswer: Error, Sendable, Equatable {
     public static let noDraft = InvalidAnswer("no_draft", "There is no earlier answer to keep here.")
     /// `back` at the first question.
     public static let backAtStart = InvalidAnswer("back_start", "This is the first question.")
+    /// Text at an action or a message, which take only an acknowledgement.
+    public static let ackExpected = InvalidAnswer("ack_expected", "Press Enter (or answer {\"done\": true}) when you are done.")
 }

@@ -46,7 +46,8 @@ public struct PromptShape: Sendable, Equatable {
     /// aside); multi-choice distinct known options, by the same means,
     /// separated by commas (also "，" and "、") or spaces;
     /// a checklist a mark for every item; message and action an
-    /// acknowledgement.
+    /// acknowledgement (Enter, an empty text or the language's "done";
+    /// other text is refused with `ack_expected`).
     public func validate(_ input: AnswerInput) -> Result<AnswerValue, InvalidAnswer> {
         if case .command(.skip) = input {
             return required ? .failure(InvalidAnswer("required", "This question needs an answer.")) : .success(.skipped)
@@ -129,12 +130,18 @@ public struct PromptShape: Sendable, Equatable {
             return .success(.checklist(marks))
         case (.checklist, _):
             return .failure(InvalidAnswer("checklist_incomplete", "Mark every item: done, partly or skip."))
-        case (.action, .acknowledge), (.message, .acknowledge), (.message, .text):
+        case (.action, .acknowledge), (.message, .acknowledge):
             return .success(.acknowledged)
-        case (.action, .text(let s)) where s.trimmingCharacters(in: .whitespaces).isEmpty || words.mark(s) == .done:
-            return .success(.acknowledged)
+        case (.action, .text(let s)), (.message, .text(let s)):
+            // An action and a message take no words: Enter (an empty line),
+            // the language's "done" or the button's label acknowledges them;
+            // other text is refused, never silently dropped (it would not be kept).
+            if s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty || words.mark(s) == .done || resolve(s) != nil {
+                return .success(.acknowledged)
+            }
+            return .failure(InvalidAnswer.ackExpected)
         case (.action, _), (.message, _):
-            return .failure(InvalidAnswer("ack_expected", "Press Enter (or answer {\"done\": true}) when you are done."))
+            return .failure(InvalidAnswer.ackExpected)
         }
     }
 

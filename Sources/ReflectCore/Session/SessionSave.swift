@@ -163,6 +163,9 @@ public struct SessionSave: Sendable, Equatable, Codable {
         for (i, c) in celebrations.enumerated() where (c.line?.text.utf8.count ?? 0) > SessionLimits.maxPromptTextBytes {
             throw SaveValidationError(field: "celebrations[\(i)].line", reason: "longer than \(SessionLimits.maxPromptTextBytes) bytes")
         }
+        for (i, c) in celebrations.enumerated() where c.item.map({ !StepID.isValid($0) }) ?? false {
+            throw SaveValidationError(field: "celebrations[\(i)].item", reason: "not a checklist item id")
+        }
         try SessionSave.validate(recalled: recalled)
         guard variants.count <= SessionLimits.maxAnswers, exposed.count <= SessionLimits.maxAnswers else {
             throw SaveValidationError(field: "variants", reason: "more than \(SessionLimits.maxAnswers) experiments")

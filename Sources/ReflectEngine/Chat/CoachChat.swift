@@ -71,9 +71,11 @@ public final class CoachChat {
         }
         if mode == .askCoach, agrees(text) { exchange.celebration = consentToPlan() }
         turns.append(ChatTurn(role: .person, text: text))
+        // Whether the reply shown is the templated one (it offers a step too).
+        var templatedReply = false
         defer {
             turns.append(ChatTurn(role: .coach, text: exchange.reply))
-            if mode == .askCoach && exchange.generated { planOffered = true }
+            if mode == .askCoach && (exchange.generated || templatedReply) { planOffered = true }
         }
         guard let generator else { return exchange }
         let request = GenerationRequest(id: "chat", purpose: mode.purpose, inputs: [text], fallback: exchange.reply, timeout: timeout,
@@ -90,8 +92,14 @@ public final class CoachChat {
             }
         }
         guard let reply, !reply.isEmpty else { return exchange }
-        guard GeneratedTextScreen.wordCount(reply) < CoachChat.maxReplyWords else {
-            exchange.refused = "rule.too_long"
+        // The rules a reply must meet (under 200 words, ending with a
+        // question): else the safe templated reply for the same message.
+        if let problem = GeneratedTextScreen.chatReplyProblem(reply, maxWords: CoachChat.maxReplyWords) {
+            exchange.refused = problem
+            if let text = templated(request) {
+                exchange.reply = text
+                templatedReply = true
+            }
             return exchange
         }
         let screened = screen.screen(reply, context: turns.filter { $0.role == .person }.map(\.text).joined(separator: "\n"))
@@ -100,6 +108,16 @@ public final class CoachChat {
         exchange.resources = screened.resources
         exchange.generated = screened.reason == nil
         return exchange
+    }
+
+    /// The offline template's reply to `request` (the person's words in the
+    /// locale's or the pack's `chat.template.*`), when it meets the reply
+    /// rules itself; nil otherwise (the caller keeps the fallback line).
+    func templated(_ request: GenerationRequest) -> String? {
+        guard let text = try? TemplateGenerator(language: language).text(for: request),
+              GeneratedTextScreen.chatReplyProblem(text, maxWords: CoachChat.maxReplyWords) == nil else { return nil }
+        let screened = screen.screen(text, context: turns.filter { $0.role == .person }.map(\.text).joined(separator: "\n"))
+        return screened.reason == nil ? screened.text : nil
     }
 
     /// The person agrees to try the plan the coach offered: the celebration

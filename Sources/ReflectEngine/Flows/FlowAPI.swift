@@ -96,7 +96,7 @@ public struct FlowAPI {
         /// its control's id when they are not in it; an unknown key throws.
         func variant(_ experiment: String) throws(LuaHostError) -> String
         /// Records a celebration as an effect of the running step.
-        func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?) throws(LuaHostError)
+        func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?, item: String?) throws(LuaHostError)
         /// Whether `text` is one this session's `s:generate` handed the flow:
         /// a finished text (the person's words may be quoted in it), shown
         /// as it is when a prompt uses it, never read as a key or a template.
@@ -306,7 +306,14 @@ public struct FlowAPI {
                 let t = try call.table(2)
                 let (tier, reason) = try celebration(t)
                 let pool = t["pool"].stringValue
-                try host.celebrate(tier: tier, reason: reason, pool: pool)
+                var item: String?
+                if t["item"] != .nil {
+                    guard let id = t["item"].stringValue, StepID.isValid(id) else {
+                        throw LuaHostError("s:celebrate: 'item' must be a checklist item id, got \(describe(t["item"]))")
+                    }
+                    item = id
+                }
+                try host.celebrate(tier: tier, reason: reason, pool: pool, item: item)
                 return .values([])
             },
             "random": try helper("random") { call, host in
@@ -371,7 +378,7 @@ public struct FlowAPI {
         }))
     }
 
-    /// `s:celebrate { tier = "medium", reason = "morning_complete" [, pool = "mini_celebration"] }`;
+    /// `s:celebrate { tier = "medium", reason = "morning_complete" [, pool = "mini_celebration", item = "water"] }`;
     /// without `tier`: a line (or a gentle checkmark) and no celebration.
     static func celebration(_ t: LuaTable) throws(LuaHostError) -> (CelebrationTier?, CelebrationReason) {
         var tier: CelebrationTier?

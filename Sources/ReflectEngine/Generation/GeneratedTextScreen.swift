@@ -98,6 +98,31 @@ public struct GeneratedTextScreen: Sendable {
         return nil
     }
 
+    /// Why `text` is not a usable chat reply (a `rule.*` code), or nil
+    /// (generation spec §5: under 200 words, ends with a question). What
+    /// may follow the question mark: closing quotes or brackets and emoji
+    /// ("What would help? 🌱").
+    public static func chatReplyProblem(_ text: String, maxWords: Int) -> String? {
+        guard wordCount(text) < maxWords else { return "rule.too_long" }
+        guard endsWithQuestion(text) else { return "rule.not_a_question" }
+        return nil
+    }
+
+    /// Whether the last sentence of `text` is a question: its last mark,
+    /// past spaces, closing quotes or brackets and emoji, is "?", "？" or "؟".
+    public static func endsWithQuestion(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars.reversed() {
+            let p = scalar.properties
+            if scalar == "?" || scalar == "？" || scalar == "؟" { return true }
+            let trailing = p.isWhitespace || p.isDefaultIgnorableCodePoint || p.isVariationSelector
+                || p.generalCategory == .finalPunctuation || p.generalCategory == .closePunctuation
+                || (p.isEmoji && scalar.value > 0xFF) || p.isEmojiModifier
+                || scalar == "\"" || scalar == "'" || scalar == "*" || scalar == "_"
+            if !trailing { return false }
+        }
+        return false
+    }
+
     // MARK: - Text measures
 
     /// Words as a reader counts them: runs between spaces; in scripts

@@ -255,15 +255,16 @@ final class FlowRun: FlowAPI.Host {
             : "known: \(known.joined(separator: ", "))") + ")")
     }
 
-    func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?) throws(LuaHostError) {
+    func celebrate(tier: CelebrationTier?, reason: CelebrationReason, pool: String?, item: String?) throws(LuaHostError) {
         guard let step = answering else {
             throw LuaHostError("s:celebrate: a celebration follows an answer; call it after a prompt has returned")
         }
         var line: PoolLine?
         if let pool { line = try self.line(from: pool) }
-        // One per step and reason: the last call wins.
-        effects.removeAll { if case .celebration(let c) = $0 { c.step == step && c.reason == reason } else { false } }
-        effects.append(.celebration(FiredCelebration(step: step, tier: tier, reason: reason, line: line)))
+        // One per step, reason and item: the last call wins.
+        let fired = FiredCelebration(step: step, tier: tier, reason: reason, line: line, item: item)
+        effects.removeAll { if case .celebration(let c) = $0 { c.isSame(as: fired) } else { false } }
+        effects.append(.celebration(fired))
     }
 
     /// A line from a pool, chosen with the session's seeded random (a

@@ -178,13 +178,13 @@ public final class FlowSession {
             // language's answer words (``PromptShape/validate(_:)``).
             let readsWords: Bool
             switch prompt.kind {
-            case .yesNo, .checklist, .action: readsWords = true
+            case .yesNo, .checklist, .action, .message: readsWords = true
             default: readsWords = false
             }
             let words = readsWords ? language.localizer.answerWords : AnswerWords()
             switch prompt.shape(words: words).validate(input) {
             case .failure(let invalid):
-                return [.invalid(step: prompt.step, code: invalid.code, message: language.message(for: invalid)), .prompt(prompt)]
+                return try refused(input, at: prompt, invalid)
             case .success(let v):
                 value = v
             }
@@ -249,6 +249,23 @@ public final class FlowSession {
             return events
         }
         return events + openingEvents
+    }
+
+    /// What a refused answer shows: the reason and the same prompt again.
+    /// Refused text (words at a message or an action, a sentence at a
+    /// number) is the person's words all the same: it passes the crisis
+    /// gate like an answer, and on a crisis verdict the notice comes first
+    /// and the verdict is journalled as at the pause (the category and the
+    /// time against the step, never the text, which is not kept anywhere).
+    private func refused(_ input: AnswerInput, at prompt: Prompt, _ invalid: InvalidAnswer) throws(EngineError) -> [FlowEvent] {
+        var events: [FlowEvent] = []
+        if case .text(let text) = input, case .crisis(let category) = run.screen(text) {
+            try record { try $0.flaggedAtPause(category, step: prompt.step) }
+            events.append(.safety(notice(category, step: prompt.step)))
+        }
+        events.append(.invalid(step: prompt.step, code: invalid.code, message: language.message(for: invalid)))
+        events.append(.prompt(prompt))
+        return events
     }
 
     /// What a taken answer shows first: `saved` (when the journal persists),
@@ -357,7 +374,7 @@ public final class FlowSession {
         effects.compactMap { effect in
             guard case .celebration(var fired) = effect else { return effect }
             guard options.celebrations,
-                  !save.celebrations.contains(where: { $0.step == fired.step && $0.reason == fired.reason }) else { return nil }
+                  !save.celebrations.contains(where: { $0.isSame(as: fired) }) else { return nil }
             fired.tier = fired.tier.map { CelebrationLimit.granted($0, shown: save.celebrations.compactMap(\.tier)) }
             save.celebrations.append(fired)
             return .celebration(fired)

@@ -8,7 +8,8 @@ import ReflectCore
 /// docs/storage.md), then one row per experiment exposure (`step` is the
 /// experiment, `answer` the variation, `started_at` the exposure's time),
 /// then achievements (`note` is the key, `day` the day earned) and
-/// celebrations (`kind` the tier, `note` the reason and line), then one per
+/// celebrations (`kind` the tier, `answer` the checklist item that earned
+/// it, if any, `note` the reason and line), then one per
 /// chat message (`session_id` is the chat, `started_at` the time, `kind` the
 /// role, `question` the mode, `answer` the text), then the profile's choices
 /// (`profile`: `kind` the tone, `question` the length, `answer` the
@@ -58,7 +59,7 @@ extension ExportDocument {
             rows.append(["achievement", "", "", "", "", "", "", "", "", "", "", "", "", "", "", a.user, a.achievedAt, "", a.key])
         }
         for c in progress?.celebrations ?? [] {
-            rows.append(["celebration", c.sessionID ?? "", "", "", "", c.at, "", "", "", "", c.step ?? "", c.tier?.rawValue ?? "", "", "", "",
+            rows.append(["celebration", c.sessionID ?? "", "", "", "", c.at, "", "", "", "", c.step ?? "", c.tier?.rawValue ?? "", "", c.item ?? "", "",
                          c.user, "", "", [c.reason, c.line].compactMap { $0 }.joined(separator: ": ")])
         }
         for c in chatMessages ?? [] {

@@ -42,6 +42,7 @@ public struct ExportedProgress: Codable, Sendable, Equatable {
             }
             if let pool = c.pool, LinePool(rawValue: pool) == nil { throw fail("progress.celebrations[\(i)]", "pool", "unknown pool '\(pool.prefix(60))'") }
             guard (c.line?.utf8.count ?? 0) <= SessionLimits.maxPromptTextBytes else { throw fail("progress.celebrations[\(i)]", "line", "too long") }
+            if let item = c.item, !StepID.isValid(item) { throw fail("progress.celebrations[\(i)]", "item", "not a checklist item id") }
         }
         for (i, s) in stepDays.enumerated() where s.flow.utf8.count > SessionLimits.maxFlowIDBytes || s.step.utf8.count > SessionLimits.maxStepIDBytes {
             throw fail("progress.step_days[\(i)]", "flow", "not a flow and step id")
