@@ -100,7 +100,27 @@ struct FlowClockTests {
         }
     }
 
-    @Test("a timestamp is taken exactly when Foundation's formatter takes it (with an offset)", arguments: [
+    @Test("a time Foundation's lenient parser rolls over, or an offset no zone can have, is not a time", arguments: [
+        "2026-02-30T10:00:00Z", "2026-02-29T08:00:00Z", "2026-04-31T00:00:00Z", "2026-11-22T24:00:00Z",
+        "2026-11-25T10:00:00+99:00", "2026-11-25T10:00:00+18:30", "2026-11-25T10:00:00-23:59", "2026-11-25T10:00:00+01:60",
+        "1500-02-30T10:00:00Z", "1500-01-01T10:00:00+19:00", "1500-01-01T10:00:00+16:00", "1500-01-01T10:00:00-15:00",
+    ])
+    func rolledOverOrImpossibleOffset(text: String) {
+        #expect(FlowClock(iso8601: text) == nil)
+    }
+
+    @Test("a clock made with an offset beyond ±18 h is written out (in UTC) instead of stopping the process")
+    func impossibleOffsetWritesOut() {
+        let date = Date(timeIntervalSince1970: 1_795_332_600)
+        #expect(FlowClock(date: date, utcOffsetSeconds: 99 * 3600).iso8601 == "2026-11-22T07:30:00Z")
+        // Outside the years 1600–9999 Foundation's formatter writes the time: not with 15 hours or more.
+        let early = Date(timeIntervalSince1970: -62_135_596_800)
+        for offset in [15 * 3600, 18 * 3600, -16 * 3600, 20 * 3600] {
+            #expect(FlowClock(date: early, utcOffsetSeconds: offset).iso8601 == FlowClockTests.reference(offset: 0).string(from: early))
+        }
+    }
+
+    @Test("a timestamp is taken exactly when Foundation's formatter takes it with an offset within ±18:00 and it reads back as written", arguments: [
         "2026-02-29T08:00:00Z", "2028-02-29T08:00:00Z", "1900-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
         "2026-00-10T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T23:60:00Z", "2026-11-22T23:59:60Z",
         "2026-11-22T08:30:00+18:00", "2026-11-22T08:30:00-18:00", "2026-11-22T08:30:00+18:30", "2026-11-22T08:30:00+23:59",
@@ -113,7 +133,18 @@ struct FlowClockTests {
         let tail = text.suffix(6)
         let offsetShaped = text.hasSuffix("Z") || text.hasSuffix("z")
             || (tail.count == 6 && (tail.first == "+" || tail.first == "-") && Int(tail.dropFirst().prefix(2)) != nil && Int(tail.suffix(2)) != nil)
-        let expected = reference.date(from: text).flatMap { offsetShaped ? $0 : nil }
+        let offset = text.hasSuffix("Z") || text.hasSuffix("z") ? 0
+            : (tail.first == "-" ? -1 : 1) * ((Int(tail.dropFirst().prefix(2)) ?? 99) * 3600 + (Int(tail.suffix(2)) ?? 99) * 60)
+        let expected = reference.date(from: text).flatMap { date -> Date? in
+            guard offsetShaped, abs(offset) <= 18 * 3600, let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+            // The formatter cannot write 15 hours or more: from there, only the
+            // arithmetic path (years 1600–9999, checked field by field) takes a time.
+            if abs(offset) >= 15 * 3600 { return text.count == 25 && text.prefix(4) >= "1600" ? date : nil }
+            // Read back at its own offset, the time must be the one written (no roll-over).
+            let back = FlowClockTests.reference(offset: zone.secondsFromGMT()).string(from: date)
+            let written = text.hasSuffix("Z") || text.hasSuffix("z") ? text.dropLast() : text.dropLast(6)
+            return (back.hasSuffix("Z") ? back.dropLast() : back.dropLast(6)) == written ? date : nil
+        }
         #expect(FlowClock(iso8601: text)?.date == expected)
     }
 }

@@ -21,15 +21,31 @@ public struct FlowClock: Sendable, Equatable {
             return
         }
         guard let date = FlowClock.formatter.withLock({ $0.date(from: text) }) else { return nil }
-        let offset: Int
+        let offset: Int, m: Int
         if text.hasSuffix("Z") || text.hasSuffix("z") {
             offset = 0
+            m = 0
         } else {
             let tail = text.suffix(6) // ±hh:mm
             guard tail.count == 6, let sign = tail.first, sign == "+" || sign == "-",
-                  let h = Int(tail.dropFirst().prefix(2)), let m = Int(tail.suffix(2)) else { return nil }
+                  let h = Int(tail.dropFirst().prefix(2)), let minutes = Int(tail.suffix(2)) else { return nil }
+            m = minutes
             offset = (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
         }
+        // Foundation's parser is lenient where a time must be exact: it
+        // takes offsets no time zone can have (`+99:00`, `+18:30`: writing
+        // the clock out then stopped the process) and rolls impossible
+        // fields over (February 30 read as March 2). Here (outside the
+        // years 1600–9999, or an unusual form) only an offset Foundation's
+        // formatter can write counts (under 15 hours: it stops the process
+        // on more), and only a time that reads back exactly as written.
+        guard abs(offset) < FlowClock.formatterOffsetLimit, m < 60, let zone = TimeZone(secondsFromGMT: offset) else { return nil }
+        let back = FlowClock.formatter.withLock { f in
+            f.timeZone = zone
+            return f.string(from: date)
+        }
+        func local(_ s: String) -> Substring { s.hasSuffix("Z") || s.hasSuffix("z") ? s.dropLast() : s.dropLast(6) }
+        guard local(back) == local(text) else { return nil }
         self.init(date: date, utcOffsetSeconds: offset)
     }
 
@@ -42,12 +58,20 @@ public struct FlowClock: Sendable, Equatable {
     /// ISO-8601 with the offset, second precision.
     public var iso8601: String {
         if let text = FlowClock.formatInternetTime(date, offset: utcOffsetSeconds) { return text }
-        let zone = TimeZone(secondsFromGMT: utcOffsetSeconds)
+        // Foundation's formatter stops the process on an offset of 15 hours
+        // or more (`init(iso8601:)` takes up to ±18:00 within the years
+        // 1600–9999, written above without it): such a clock outside those
+        // years, or one built with an offset no zone can have, is written in UTC.
+        let zone = abs(utcOffsetSeconds) < FlowClock.formatterOffsetLimit ? TimeZone(secondsFromGMT: utcOffsetSeconds) : nil
         return FlowClock.formatter.withLock { f in
-            f.timeZone = zone
+            f.timeZone = zone ?? TimeZone(secondsFromGMT: 0)
             return f.string(from: date)
         }
     }
+
+    /// Offsets from which Foundation's ISO-8601 formatter (ICU) stops the
+    /// process instead of writing a time (15 hours; real zones end at 14).
+    static let formatterOffsetLimit = 15 * 3600
 
     /// One formatter for every timestamp read and written (creating one
     /// costs far more than using it: an import of 100,000 answers spent most
