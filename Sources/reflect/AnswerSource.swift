@@ -75,24 +75,11 @@ final class AnswerSource {
         return nil
     }
 
-    private var pending: [UInt8] = []
-    private var ended = false
+    private var lines = ChunkedLines()
 
     private func readRawLine() -> [UInt8]? {
-        while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                return line
-            }
-            if ended {
-                guard !pending.isEmpty else { return nil }
-                defer { pending.removeAll() }
-                return pending
-            }
-            let chunk = (handle ?? FileHandle.standardInput).availableData
-            if chunk.isEmpty { ended = true } else { pending += chunk }
-        }
+        let input = handle ?? FileHandle.standardInput
+        return lines.next { [UInt8](input.availableData) }
     }
 
     static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int {
