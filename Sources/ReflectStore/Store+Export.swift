@@ -415,7 +415,14 @@ extension Store {
     /// Removes every row of every table the migrations create
     /// (``Migrations/tables``), in one transaction: a table added by a new
     /// migration is covered without being named here.
+    /// Refused with ``StoreError/sessionOpenElsewhere(session:holder:)``
+    /// while a session is open in any process (``SessionLease``): its next
+    /// answer would have nowhere to go.
     public func deleteAll() throws(StoreError) {
+        try SessionLease.withNoSessionOpen(databasePath: path) { () throws(StoreError) in try deleteAllRows() }
+    }
+
+    private func deleteAllRows() throws(StoreError) {
         try write { db in
             // Children and parents in any order: foreign keys are checked at commit.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")

@@ -25,6 +25,39 @@ struct SessionLeaseTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.path + "-leases").isEmpty, "released leases leave no file")
     }
 
+    @Test("a session open elsewhere (its lease held) is not deleted, alone or with everything, until it is released")
+    func deleteWaitsForOpenSessions() throws {
+        let store = try temporaryStore()
+        try store.beginSession(session("s1"))
+        try store.beginSession(session("s2"))
+        let open = try store.lease(session: "s1")
+        let errors = [#expect(throws: StoreError.self) { try store.deleteSession("s1", user: "default") },
+                      #expect(throws: StoreError.self) { try store.deleteAll() }]
+        for error in errors {
+            guard case .sessionOpenElsewhere(let id, let holder)? = error else {
+                Issue.record("wrong error \(String(describing: error))")
+                continue
+            }
+            #expect(id == "s1" && holder.contains("pid \(getpid())"), "\(id) \(holder)")
+        }
+        #expect(try store.recentSessions(user: "default").map(\.id).sorted() == ["s1", "s2"], "nothing was deleted")
+        try store.deleteSession("s2", user: "default")  // a session nobody holds
+        open.release()
+        try store.deleteSession("s1", user: "default")
+        try store.beginSession(session("s3"))
+        try store.deleteAll()
+        #expect(try store.recentSessions(user: "default").isEmpty)
+        _ = try store.lease(session: "s4")  // sessions open again after delete-all
+    }
+
+    @Test("a lease directory that is a file is named as such")
+    func leaseDirectoryIsAFile() throws {
+        let store = try temporaryStore()
+        #expect(FileManager.default.createFile(atPath: store.path + "-leases", contents: Data("x".utf8)))
+        let error = #expect(throws: StoreError.self) { try store.lease(session: "s1") }
+        #expect(error?.description.contains("\(store.path)-leases is not a directory") == true, "\(String(describing: error))")
+    }
+
     @Test("a lease is dropped with its object")
     func droppedWithObject() throws {
         let store = try temporaryStore()
